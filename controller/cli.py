@@ -1,0 +1,101 @@
+"""The ``gamebox`` command: one entry point, a sub-command per job.
+
+Each sub-command imports what it needs when it runs, so ``gamebox scenario``
+starts without pygame or the hardware layer. Errors a person can fix are one
+line on stderr and a non-zero exit, never a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from controller.games import GAME_IDS
+
+
+def _json_object(text: str) -> dict[str, Any]:
+    try:
+        value = json.loads(text)
+    except json.JSONDecodeError as exc:
+        raise argparse.ArgumentTypeError(f"not JSON: {exc}") from None
+    if not isinstance(value, dict):
+        raise argparse.ArgumentTypeError("must be a JSON object, like '{\"bark_rule\": false}'")
+    return value
+
+
+def cmd_scenario(args: argparse.Namespace) -> int:
+    from controller.scenario import run_files
+
+    code, lines = run_files(args.files)
+    print("\n".join(lines))
+    return code
+
+
+def cmd_selfplay(args: argparse.Namespace) -> int:
+    from controller.games import engine_class
+    from controller.games.base import OptionsError
+    from controller.selfplay import selfplay
+    from controller.table.bots import make_bot
+
+    bots = args.bots.split(",")
+    try:
+        engine_class(args.game).check_options(args.players, args.options)
+        for kind in bots:
+            make_bot(kind, None, args.game)
+    except (OptionsError, ValueError) as exc:
+        return _fail(str(exc))
+    summary = selfplay(args.game, args.players, args.games, args.seed, args.options, bots)
+    if args.json:
+        print(json.dumps(summary.as_dict(), sort_keys=True))
+    else:
+        print("\n".join(summary.lines()))
+    return 0 if summary.ok else 1
+
+
+def cmd_doctor(args: argparse.Namespace) -> int:
+    from hardware.doctor import run_doctor
+
+    return run_doctor(args.profile)
+
+
+def _fail(message: str) -> int:
+    print(f"gamebox: {message}", file=sys.stderr)
+    return 2
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="gamebox", description="The card-game referee box and its simulator.")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    p = sub.add_parser("scenario", help="run rule scenario files (SCENARIOS.md)")
+    p.add_argument("files", nargs="+", metavar="FILE")
+    p.set_defaults(func=cmd_scenario)
+
+    p = sub.add_parser("selfplay", help="bots play whole games at a virtual table")
+    p.add_argument("--game", required=True, choices=GAME_IDS)
+    p.add_argument("--players", type=int, required=True)
+    p.add_argument("--games", type=int, default=100)
+    p.add_argument("--seed", type=int, default=0)
+    p.add_argument("--options", type=_json_object, default={}, metavar="JSON")
+    p.add_argument("--bots", default="greedy", help="bot per seat, comma-separated, repeating: random, greedy, forgetful")
+    p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    p.set_defaults(func=cmd_selfplay)
+
+    p = sub.add_parser("doctor", help="check every device of a hardware profile")
+    p.add_argument("--profile", default="sim")
+    p.set_defaults(func=cmd_doctor)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    try:
+        return args.func(args)
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
