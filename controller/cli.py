@@ -60,6 +60,40 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return run_doctor(args.profile)
 
 
+def _config(args: argparse.Namespace):
+    """The box configuration named by --config (defaults without), or a one-line error."""
+    from controller.config import load_config
+
+    return load_config(getattr(args, "config", None), state_dir=getattr(args, "state_dir", None))
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    from controller.journal import Journal
+    from controller.report import game_status
+
+    journal = Journal(_config(args).state_dir / "journal.sqlite")
+    status = game_status(journal)
+    journal.close()
+    if status is None:
+        return _fail("no game in the journal yet")
+    if args.json:
+        print(json.dumps(status, sort_keys=True))
+    else:
+        for key, value in status.items():
+            print(f"{key}: {json.dumps(value)}")
+    return 0
+
+
+def cmd_history(args: argparse.Namespace) -> int:
+    from controller.journal import Journal
+    from controller.report import history_lines
+
+    journal = Journal(_config(args).state_dir / "journal.sqlite")
+    print("\n".join(history_lines(journal.history(args.limit))))
+    journal.close()
+    return 0
+
+
 def _fail(message: str) -> int:
     print(f"gamebox: {message}", file=sys.stderr)
     return 2
@@ -83,6 +117,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.set_defaults(func=cmd_selfplay)
 
+    def box_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--config", metavar="FILE", help="the box's TOML configuration")
+        p.add_argument("--state-dir", metavar="DIR", help="where the journal and tag registry live")
+
+    p = sub.add_parser("status", help="the current game's state, from the journal")
+    box_options(p)
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=cmd_status)
+
+    p = sub.add_parser("history", help="past games: date, game, players, winner, duration, actions")
+    box_options(p)
+    p.add_argument("--limit", type=int, default=50)
+    p.set_defaults(func=cmd_history)
+
     p = sub.add_parser("doctor", help="check every device of a hardware profile")
     p.add_argument("--profile", default="sim")
     p.set_defaults(func=cmd_doctor)
@@ -90,9 +138,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    from controller.config import ConfigError
+
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
+    except ConfigError as exc:
+        return _fail(str(exc))
     except KeyboardInterrupt:
         return 130
 

@@ -1,0 +1,119 @@
+"""Bots at the real box: a virtual table's decisions turned into taps and presses.
+
+The box never sees the bots' choices, only what a person would do: lay a
+card on the reader, press or hold the die button, wait. This is how the
+end-to-end tests, the demo and the simulator's other seats play, so they
+exercise exactly the path a family does.
+
+The virtual table follows the box: every action the box's referee accepts
+is replayed on the table (:meth:`Autoplayer.follow`), including die rolls,
+which the box makes from its own journalled generator.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from controller.box import DIE, Box
+from controller.games.base import COLORS, Outcome
+from controller.table import VirtualTable, new_table
+from controller.table.base import Decision
+from controller.table.bots import Bot, make_bot
+
+
+@dataclass(frozen=True, slots=True)
+class Input:
+    """One physical input: ``tap`` a card, ``press``/``hold`` a button, or ``wait`` seconds."""
+
+    kind: str
+    value: Any
+
+
+class Autoplayer:
+    """Plays every seat (or every seat but ``human``) of the box's current game through a virtual table."""
+
+    def __init__(self, box: Box, seed: int, bots: list[str] | None = None, human: int | None = None) -> None:
+        engine = box.engine
+        assert engine is not None, "start a game on the box first"
+        self.box = box
+        self.human = human
+        self.table: VirtualTable = new_table(engine.game, engine.players, engine.options, seed)
+        kinds = bots or ["greedy"]
+        self.bots: list[Bot] = [
+            make_bot(kinds[s % len(kinds)], random.Random(seed * 7 + s), engine.game) for s in range(engine.players)
+        ]
+        box.listeners.append(self.follow)
+
+    def follow(self, action: dict[str, Any], outcome: Outcome) -> None:
+        """Replay on the table what the box accepted, so the physical cards move."""
+        result = self.table.act(action)
+        if not isinstance(result, Outcome):
+            raise AssertionError(f"the virtual table refused {action} that the box accepted: {result}")
+
+    def decision(self) -> Decision:
+        """The table's next decision, narrowed to what the box asks for now."""
+        decision = self.table.decision()
+        engine = self.box.engine
+        if engine is not None and engine.awaiting in ("setup", "hang"):
+            seat, ear = self.box.expected_hang()
+            actions = [a for a in decision.actions if a["player"] == seat and a["ear"] == ear]
+            decision = Decision(seat, actions, decision.chance)
+        return decision
+
+    def choose(self) -> tuple[int | None, dict[str, Any]]:
+        """Who acts next and the action they mean."""
+        decision = self.decision()
+        if decision.seat is None or decision.chance:  # the table turns up a card, or the box rolls
+            return decision.seat, decision.actions[0]
+        return decision.seat, self.bots[decision.seat].choose(self.table, decision)
+
+    def inputs(self, action: dict[str, Any]) -> list[Input]:
+        """The physical inputs that make the box take ``action``."""
+        kind = action["type"]
+        box = self.box
+        if kind in ("start_card", "hang", "reveal", "give", "lure"):
+            return [Input("tap", action["card"])]
+        if kind == "play":
+            taps = [Input("tap", action["card"])]
+            needed = box.call_needed({k: v for k, v in action.items() if k != "call"})
+            if needed is None:
+                return taps
+            if action.get("call"):
+                return [*taps, Input("press", DIE)]
+            return [*taps, Input("wait", box.config.call_window)]
+        if kind in ("draw", "pass", "roll"):
+            return [Input("press", DIE)]
+        if kind == "choose_color":
+            presses = (COLORS.index(action["color"]) - box.wish) % len(COLORS)
+            return [Input("press", DIE)] * presses + [Input("hold", DIE)]
+        if kind == "send_kittens":
+            return [Input("tap", self.parent_at(action["to"]))]
+        raise ValueError(f"no inputs for {action}")
+
+    def parent_at(self, seat: int) -> str:
+        """A face-up parent of the kittens waiting to run, lying in front of ``seat``."""
+        engine = self.box.engine
+        family = engine.view()["pending_kittens"]
+        for card in engine.view()["tableau"][seat]:
+            if card.startswith(f"family-{family}-") and not card.endswith("kittens"):
+                return card
+        raise ValueError(f"no parent of family {family} at seat {seat}")
+
+
+def run_inputs(box: Box, inputs: list[Input], advance, reader: str = "table", pace: float = 1.5) -> None:
+    """Perform inputs straight on the box, moving a fake clock at a person's pace."""
+    for step in inputs:
+        advance(pace)
+        box.poll()
+        if step.kind == "tap":
+            box.tap(reader, step.value)
+            box.removed(reader, step.value)
+        elif step.kind == "press":
+            box.press(step.value)
+        elif step.kind == "hold":
+            box.hold(step.value)
+        elif step.kind == "wait":
+            advance(step.value)
+            box.poll()

@@ -1,0 +1,98 @@
+"""The box's configuration: one TOML file, validated, every mistake one clear line.
+
+Everything has a default, so no file at all is a valid configuration. Game
+options are checked by the game's own referee, so the file and the engines
+can never disagree on what an option means.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from controller.decks import LANGUAGES
+from controller.games import GAME_IDS, engine_class
+from controller.games.base import OptionsError
+
+
+class ConfigError(ValueError):
+    """A configuration that cannot be used; the message is one line naming the file and key."""
+
+
+def default_state_dir() -> Path:
+    """systemd's StateDirectory when set, else the XDG state folder."""
+    if os.environ.get("STATE_DIRECTORY"):
+        return Path(os.environ["STATE_DIRECTORY"].split(":")[0])
+    base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
+    return Path(base) / "gamebox"
+
+
+class Config(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+
+    profile: str = "sim"
+    language: Literal[LANGUAGES] = "en"  # type: ignore[valid-type]
+    volume: float = Field(0.6, ge=0.0, le=1.0)
+    volume_max: float = Field(0.8, ge=0.0, le=1.0, description="the loudest the box ever plays: children's ears")
+    hold_seconds: float = Field(0.8, gt=0.0, le=5.0, description="a press held this long is a hold")
+    debounce_ms: int = Field(30, ge=0, le=500)
+    call_window: float = Field(2.5, ge=0.5, le=10.0, description="seconds after a tap to press for woof / Mau")
+    repeat_window: float = Field(2.0, ge=0.0, le=30.0, description="the same tag again within this is ignored")
+    attract_after: float = Field(120.0, ge=5.0, description="seconds of idle menu before the attract show")
+    state_dir: Path = Field(default_factory=default_state_dir)
+    seed: int | None = Field(None, description="die-roll seed; by default a new one per game, journalled")
+    games: dict[str, dict[str, Any]] = Field(default_factory=dict)
+
+    @field_validator("games")
+    @classmethod
+    def _games_known(cls, value: dict[str, dict[str, Any]]) -> dict[str, dict[str, Any]]:
+        for game, options in value.items():
+            if game not in GAME_IDS:
+                raise ValueError(f"no game {game!r} (games: {', '.join(GAME_IDS)})")
+            cls_ = engine_class(game)
+            try:
+                cls_.check_options(cls_.max_players, options)
+            except OptionsError as exc:
+                raise ValueError(str(exc)) from None
+        return value
+
+    def options(self, game: str) -> dict[str, Any]:
+        return dict(self.games.get(game, {}))
+
+
+def one_line(source: str, error: ValidationError) -> str:
+    """The first problem of a pydantic error as ``source: key a.b: bad value 'x': what is allowed``."""
+    first = error.errors()[0]
+    key = ".".join(str(p) for p in first["loc"]) or "(top level)"
+    message = first["msg"].removeprefix("Value error, ")
+    if first["type"] == "extra_forbidden":
+        return f"{source}: unknown key {key!r}"
+    if first["type"] == "missing":
+        return f"{source}: key {key!r} is missing"
+    return f"{source}: key {key!r}: bad value {first.get('input')!r}: {message}"
+
+
+def load_config(path: str | Path | None = None, **overrides: Any) -> Config:
+    """Read and validate a config file (None: defaults); raise ConfigError with one line."""
+    data: dict[str, Any] = {}
+    source = "defaults"
+    if path is not None:
+        source = str(path)
+        try:
+            data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ConfigError(f"{source}: cannot read: {exc.strerror}") from None
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+            raise ConfigError(f"{source}: not TOML: {exc}") from None
+    data.update({k: v for k, v in overrides.items() if v is not None})
+    try:
+        config = Config.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(one_line(source, exc)) from None
+    if config.volume > config.volume_max:
+        config.volume = config.volume_max
+    return config
