@@ -49,6 +49,7 @@ class Scene:
     police: int | None = None
     track: int | None = None
     winners: list[int] = field(default_factory=list)
+    attract: bool = False  # the menu has waited long enough to invite people to play
 
 
 class Stage(Protocol):
@@ -113,6 +114,8 @@ class Box:
         self.die: random.Random | None = None
         self.pending: PendingCall | None = None
         self.wish = 0
+        self.attract_at: float | None = None  # when the idle menu starts inviting people to play
+        self.attracting = False
         self.listeners: list[Callable[[dict[str, Any], Outcome], None]] = []
 
     # -- starting ----------------------------------------------------------------
@@ -174,6 +177,7 @@ class Box:
         key = uid.hex() if isinstance(uid, bytes) else str(uid)
         if not self.taps.seen(reader, key, self.now()):
             return
+        self._woken()
         card = self.registry.resolve(uid, text)
         if card is None:
             log.warning("unknown tag %s on reader %s", key, reader)
@@ -196,6 +200,7 @@ class Box:
 
     def press(self, button: str) -> None:
         """A short press (released before the hold time)."""
+        self._woken()
         if button != DIE:
             self._color_button(button)
         elif self.engine is None:
@@ -207,6 +212,7 @@ class Box:
 
     def hold(self, button: str) -> None:
         """The button was held down for the hold time."""
+        self._woken()
         if button != DIE:
             self._color_button(button)
         elif self.engine is None:
@@ -227,17 +233,33 @@ class Box:
 
     # -- timers ------------------------------------------------------------------
     def next_deadline(self) -> float | None:
-        return self.pending.deadline if self.pending else None
+        if self.pending:
+            return self.pending.deadline
+        return self.attract_at if self.engine is None and not self.attracting else None
 
     def poll(self) -> None:
-        """Run what is due: a call window that closed without the call."""
-        if self.pending and self.now() >= self.pending.deadline:
+        """Run what is due: a call window that closed without the call, or the idle menu's invitation."""
+        now = self.now()
+        if self.pending and now >= self.pending.deadline:
             pending, self.pending = self.pending, None
             self._act(pending.action)
+        if self.engine is None and self.attract_at is not None and not self.attracting and now >= self.attract_at:
+            self.attracting = True
+            self.stage.show("attract")
+            self._scene()
+
+    def _woken(self) -> None:
+        """Any input ends the invitation and restarts the idle time."""
+        if self.engine is None:
+            self.attract_at = self.now() + self.config.attract_after
+            if self.attracting:
+                self.attracting = False
+                self._scene()
 
     # -- the menu ----------------------------------------------------------------
     def _open_menu(self) -> None:
         self.engine, self.game_id, self.pending, self.menu_players = None, None, None, None
+        self.attract_at, self.attracting = self.now() + self.config.attract_after, False
         self.stage.prompt("choose-game", game=self.menu_game)
         self._scene()
 
@@ -401,8 +423,8 @@ class Box:
             color = engine.view().get("color")
             self.wish = COLORS.index(color) if color in COLORS else 0
         if awaiting == "over":
-            view = engine.view()
-            self.stage.show("winner", winners=list(view.get("winners") or []), game=engine.game)
+            winners = list(engine.view().get("winners") or [])
+            self.stage.show("tie" if len(winners) > 1 else "winner", winners=winners, game=engine.game)
         elif awaiting in ("setup", "hang"):
             seat, ear = self.expected_hang()
             self.stage.prompt(f"hang-{ear}", seat=seat)
@@ -452,7 +474,7 @@ class Box:
     def _scene(self) -> None:
         engine = self.engine
         if engine is None:
-            self.stage.scene(Scene("menu", game=self.menu_game, players=self.menu_players or 0))
+            self.stage.scene(Scene("menu", game=self.menu_game, players=self.menu_players or 0, attract=self.attracting))
             return
         view = engine.view()
         choosing = engine.awaiting == "choose_color"

@@ -1,0 +1,234 @@
+"""``gamebox run``: the box's one asyncio loop, from power-on to SIGTERM.
+
+Every input is an event on the loop: the hardware's (through the
+:class:`~hardware.events.EventSink`), and with the ``sim`` profile the
+lines of standard input, which go through the same simulated devices a
+test or the simulator uses. The loop sleeps until an event comes or the
+box or the lights have something due, so an idle box uses no CPU.
+
+Under systemd it reports ``READY=1`` once the box is listening, a
+``STATUS=`` line whenever the game moves on, and ``WATCHDOG=1`` at half the
+watchdog interval.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import logging
+import os
+import signal
+import sys
+from contextlib import suppress
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable
+
+from controller.box import DIE, Box
+from controller.config import Config
+from controller.journal import Journal
+from controller.shows import ShowBook
+from controller.stage import DeviceStage
+from controller.tags import Registry
+from hardware.clock import Clock, SystemClock
+from hardware.events import (
+    ButtonHeld, ButtonPressed, ButtonReleased, DeviceFault, DeviceRecovered, EventSink, PuckPressed, TagGone, TagSeen,
+)
+from hardware.profile import Devices, build_devices, load_profile
+
+log = logging.getLogger("gamebox.daemon")
+
+
+def card_uid(card: str) -> bytes:
+    """A stable 7-byte UID for a card typed by name (what ``tags write`` would give it a text record for)."""
+    return b"\x04" + hashlib.sha1(card.encode()).digest()[:6]
+
+
+class Notifier:
+    """systemd's notify socket, when there is one (sdnotify); silent otherwise."""
+
+    def __init__(self) -> None:
+        self._socket = None
+        if os.environ.get("NOTIFY_SOCKET"):
+            import sdnotify
+
+            self._socket = sdnotify.SystemdNotifier()
+
+    def __call__(self, message: str) -> None:
+        if self._socket is not None:
+            self._socket.notify(message)
+
+
+@dataclass
+class Daemon:
+    """The box wired to its devices, its journal and the loop."""
+
+    config: Config
+    clock: Clock = field(default_factory=SystemClock)
+    stdin: bool = False
+    out: Callable[[str], None] = print
+    notify: Callable[[str], None] = field(default_factory=Notifier)
+
+    def __post_init__(self) -> None:
+        self.stopping = asyncio.Event()
+        self._held: set[str] = set()
+        self._status = ""
+
+    async def run(self) -> int:
+        """Run until SIGTERM/SIGINT (or end of standard input in sim mode); return the exit code."""
+        loop = asyncio.get_running_loop()
+        self.sink = EventSink(loop)
+        profile = load_profile(self.config.profile)
+        self.devices: Devices = build_devices(profile, self.sink, self.clock)
+        state = self.config.state_dir
+        self.journal = Journal(state / "journal.sqlite")
+        self.registry = Registry(state / "tags.sqlite")
+        self.stage = DeviceStage.for_devices(self.devices, ShowBook.load(), self.clock, self.config)
+        self.box = Box(self.config, self.journal, self.registry, self.stage, self.clock.monotonic)
+        self.box.listeners.append(self._acknowledge)
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            with suppress(NotImplementedError, RuntimeError):
+                loop.add_signal_handler(sig, self.stopping.set)
+        tasks = []
+        try:
+            self.devices.start()
+            self.box.start()
+            self.stage.tick()
+            self.notify("READY=1")
+            self.out("ready")
+            self._report_status()
+            tasks.append(asyncio.create_task(self._pump()))
+            if self.stdin:
+                tasks.append(asyncio.create_task(self._read_stdin()))
+            watchdog = int(os.environ.get("WATCHDOG_USEC", "0"))
+            if watchdog:
+                tasks.append(asyncio.create_task(self._watchdog(watchdog / 2e6)))
+            await self.stopping.wait()
+        finally:
+            for task in tasks:
+                task.cancel()
+            await asyncio.gather(*tasks, return_exceptions=True)
+            self.notify("STOPPING=1")
+            self.devices.stop()
+            self.journal.close()
+            self.registry.close()
+            self.out("stopped")
+        return 0
+
+    # -- the loop ----------------------------------------------------------------------
+    async def _pump(self) -> None:
+        """Hand each event to the box; between events sleep until something is due."""
+        next_event: asyncio.Task | None = None
+        while True:
+            due = [d for d in (self.box.next_deadline(), self.stage.next_deadline()) if d is not None]
+            if next_event is None:
+                next_event = asyncio.create_task(self.sink.get())
+            if due:
+                timer = asyncio.create_task(self.clock.sleep(max(0.0, min(due) - self.clock.monotonic())))
+                await asyncio.wait({next_event, timer}, return_when=asyncio.FIRST_COMPLETED)
+                timer.cancel()
+            else:
+                await asyncio.wait({next_event})
+            if next_event.done():
+                self._handle(next_event.result())
+                next_event = None
+            self.box.poll()
+            self.stage.tick()
+            self._report_status()
+
+    def _handle(self, event: Any) -> None:
+        box = self.box
+        if isinstance(event, TagSeen):
+            box.tap(event.reader, event.uid, event.text)
+        elif isinstance(event, TagGone):
+            box.removed(event.reader, event.uid)
+        elif isinstance(event, ButtonPressed):
+            self._held.discard(event.button)
+        elif isinstance(event, ButtonHeld):
+            self._held.add(event.button)
+            box.hold(event.button)
+        elif isinstance(event, ButtonReleased):
+            if event.button not in self._held:
+                box.press(event.button)
+            self._held.discard(event.button)
+        elif isinstance(event, PuckPressed):
+            box.press(DIE)
+        elif isinstance(event, DeviceFault):
+            box.fault(event.device, event.message)
+        elif isinstance(event, DeviceRecovered):
+            box.recovered(event.device)
+
+    def _acknowledge(self, action: dict[str, Any], _outcome: Any) -> None:
+        """One line per action once it is in the journal: scripts and tests wait for it."""
+        self.out(f"accepted {self.box.seq - 1}")
+
+    def _report_status(self) -> None:
+        status = self.box.status_line()
+        if status != self._status:
+            self._status = status
+            self.notify(f"STATUS={status}")
+
+    async def _watchdog(self, every: float) -> None:
+        while True:
+            self.notify("WATCHDOG=1")
+            await self.clock.sleep(every)
+
+    # -- standard input (sim profile) ------------------------------------------------------
+    async def _read_stdin(self) -> None:
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader()
+        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
+        while line := await reader.readline():
+            await self.command(line.decode(errors="replace").strip())
+        self.stopping.set()
+
+    async def command(self, line: str) -> None:
+        """One line of the simulator's input language: ``tap X``, ``remove``, ``press B``, ``hold B``."""
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            return
+        verb, args = words[0], words[1:]
+        devices = self.devices
+        try:
+            if verb == "tap" and len(args) == 1:
+                await self._tap(args[0])
+            elif verb == "remove" and not args:
+                next(iter(devices.readers.values())).remove()
+            elif verb in ("press", "hold") and len(args) == 1 and args[0] in devices.buttons:
+                button = devices.buttons[args[0]]
+                if verb == "hold":
+                    button.hold()
+                    await self.clock.sleep(0.05)
+                else:
+                    button.press()
+                    await self.clock.sleep(max(0.05, getattr(button, "bounce_time", 0.03) + 0.02))
+                button.release()
+                await self.clock.sleep(0.05)
+            else:
+                known = ", ".join(sorted(devices.buttons))
+                self.out(f"error: cannot do {line!r} (tap CARD|UID, remove, press|hold {{{known}}})")
+        except StopIteration:
+            self.out("error: this profile has no reader")
+
+    async def _tap(self, what: str) -> None:
+        reader = next(iter(self.devices.readers.values()))
+        try:
+            uid, text = bytes.fromhex(what.replace(":", "")), None
+        except ValueError:
+            uid, text = card_uid(what), what
+        reader.tap(uid, text)
+        await asyncio.sleep(0)
+        reader.remove()
+
+
+def run(config: Config, stdin: bool | None = None) -> int:
+    """Run the daemon in a fresh loop (the ``gamebox run`` command)."""
+    level = os.environ.get("GAMEBOX_LOG", "INFO").upper()
+    logging.basicConfig(level=getattr(logging, level, logging.INFO), stream=sys.stderr,
+                        format="%(levelname)s %(name)s: %(message)s")
+    daemon = Daemon(config, stdin=config.profile == "sim" if stdin is None else stdin,
+                    out=lambda line: print(line, flush=True))
+    return asyncio.run(daemon.run())
+
+
+__all__ = ["Daemon", "card_uid", "run", "Path"]

@@ -1,0 +1,255 @@
+"""The stage: the box's shows, prompts and scenes played on a speaker and an LED strip.
+
+Sound effects start at once on the effects channel; spoken lines queue on
+the voice channel, one after another, and a new prompt replaces the prompt
+lines not yet spoken (they are out of date). Each LED segment shows its
+scene (the turn ring, the sea route, the police track) and, over it, at most
+one running animation. :meth:`DeviceStage.tick` draws what is due and
+:meth:`DeviceStage.next_deadline` says when to call it again, so the loop
+sleeps while nothing moves.
+"""
+
+from __future__ import annotations
+
+import logging
+import wave
+from collections import deque
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from controller.box import Scene
+from controller.config import Config
+from controller.decks import LANGUAGES
+from controller.lights import (
+    Animation, Attract, CARD_COLORS, DieRoll, PoliceTrack, RejectionFlash, ResumedSweep, SEAT_COLORS, SeaRoute,
+    ShipSail, Siren, Still, TreasureSparkle, TurnRing, WishedColor,
+)
+from controller.lights.colors import WHITE
+from controller.shows import Cue, ShowBook
+from controller.voice import voice_path
+from hardware.clock import Clock
+from hardware.interfaces import LedStrip, Speaker
+
+log = logging.getLogger("gamebox.stage")
+
+SOUNDS = Path(__file__).resolve().parent.parent / "sounds"
+VOICE = SOUNDS / "voice"
+GAP = 0.15  # seconds of quiet between two spoken lines
+FACES = {"cat": 1, "dog": 2, "mouse": 3, "whistle": 4}
+
+OFF = (0, 0, 0)
+
+
+def sound_files(root: Path = SOUNDS) -> dict[str, Path]:
+    """Every effect by name: ``sounds/<name>.wav``."""
+    return {p.stem: p for p in sorted(root.glob("*.wav"))}
+
+
+def voice_files(languages: tuple[str, ...], root: Path = VOICE) -> dict[str, Path]:
+    """Spoken lines as ``voice/<lang>/<id>`` -> file, English standing in for a missing line."""
+    ids = {p.stem for p in (root / "en").glob("*.wav")}
+    files: dict[str, Path] = {}
+    for lang in languages:
+        ids_here = ids | {p.stem for p in (root / lang).glob("*.wav")}
+        for prompt_id in sorted(ids_here):
+            path = voice_path(root, lang, prompt_id)
+            if path is not None:
+                files[f"voice/{lang}/{prompt_id}"] = path
+    return files
+
+
+def wav_seconds(path: Path) -> float:
+    try:
+        with wave.open(str(path), "rb") as w:
+            return w.getnframes() / float(w.getframerate())
+    except (OSError, wave.Error, EOFError):
+        return 1.0
+
+
+def rgb(name: str | None, fallback: tuple[int, int, int] = WHITE) -> tuple[int, int, int]:
+    if name in CARD_COLORS:
+        return CARD_COLORS[name]
+    return WHITE if name == "white" else fallback
+
+
+@dataclass(slots=True)
+class Running:
+    animation: Animation
+    started: float
+
+
+class DeviceStage:
+    """Plays the box's shows on a :class:`Speaker` and a :class:`LedStrip`."""
+
+    def __init__(self, leds: LedStrip | None, speaker: Speaker | None, book: ShowBook, clock: Clock,
+                 language: str = "en", durations: dict[str, float] | None = None) -> None:
+        self.leds, self.speaker, self.book, self.clock = leds, speaker, book, clock
+        self.language = language
+        self.durations = durations or {}
+        self.segments = {name: len(leds.segment(name)) for name in leds.segments} if leds else {}
+        self.base: dict[str, Running] = {}
+        self.active: dict[str, Running] = {}
+        self.voice: deque[tuple[str, bool]] = deque()  # (sound name, is a prompt line)
+        self.voice_free = 0.0
+        self.scene_now: Scene | None = None
+        self.last_prompt: tuple[str, tuple[str, ...]] | None = None
+        self._due: float | None = 0.0
+        #: What was said and shown, newest last: the demo prints it, tests read it.
+        self.transcript: list[tuple[float, str, str]] = []
+
+    @classmethod
+    def for_devices(cls, devices: Any, book: ShowBook, clock: Clock, config: Config) -> "DeviceStage":
+        """A stage on a profile's devices, with the sounds loaded (the only file reading it does)."""
+        languages = tuple(dict.fromkeys([config.language, "en"]))
+        files = {**sound_files(), **voice_files(languages)}
+        speaker = devices.speaker
+        if speaker is not None:
+            speaker.start(files)
+            speaker.volume = config.volume
+        return cls(devices.leds, speaker, book, clock, config.language,
+                   {name: wav_seconds(path) for name, path in files.items() if name.startswith("voice/")})
+
+    # -- the box's three calls ---------------------------------------------------------
+    def show(self, name: str, **context: Any) -> None:
+        cue = self.book.show(name, context)
+        if cue is not None:
+            self._play(name, cue, prompt=False, context=context)
+        if name == "volume" and self.speaker is not None and "volume" in context:
+            self.speaker.volume = context["volume"]
+
+    def prompt(self, prompt_id: str, **context: Any) -> None:
+        cue = self.book.prompt(prompt_id, context)
+        if cue is None:
+            return
+        if prompt_id == "language":
+            self.language = context.get("language", self.language)
+        key = (prompt_id, cue.say)
+        if key == self.last_prompt and any(is_prompt for _, is_prompt in self.voice):
+            return  # already waiting to be said
+        self.last_prompt = key
+        while self.voice and self.voice[-1][1]:  # out-of-date prompt lines
+            self.voice.pop()
+        self._play(prompt_id, cue, prompt=True)
+
+    def scene(self, scene: Scene) -> None:
+        self.scene_now = scene
+        now = self.clock.monotonic()
+        for segment, n in self.segments.items():
+            animation = self._scene_animation(segment, n, scene)
+            old = self.base.get(segment)
+            if old is None or old.animation != animation:
+                self.base[segment] = Running(animation, now)
+        self._due = now
+
+    # -- time ---------------------------------------------------------------------------
+    def next_deadline(self) -> float | None:
+        return self._due
+
+    def tick(self) -> None:
+        """Start due voice lines and push the LED frames that changed."""
+        now = self.clock.monotonic()
+        due: list[float] = []
+        if self.voice and now >= self.voice_free:
+            self._say_next(now)
+        if self.voice:
+            due.append(self.voice_free)
+        if self.leds is not None:
+            for segment in self.segments:
+                running = self.active.get(segment)
+                if running is not None and running.animation.done(now - running.started):
+                    del self.active[segment]
+                    running = None
+                running = running or self.base.get(segment)
+                if running is None:
+                    continue
+                t = now - running.started
+                self.leds.segment(segment).paint(running.animation.frame(t))
+                nxt = running.animation.next_change(t)
+                if nxt is not None:
+                    due.append(running.started + nxt)
+            self.leds.show()
+        self._due = min(due) if due else None
+
+    # -- playing ------------------------------------------------------------------------
+    def _play(self, name: str, cue: Cue, prompt: bool, context: dict[str, Any] | None = None) -> None:
+        now = self.clock.monotonic()
+        if cue.sound and self.speaker is not None:
+            self.speaker.play(cue.sound, "fx")
+        for line in cue.say:
+            self.voice.append((line, prompt))
+        self.transcript.append((now, "prompt" if prompt else "show", name))
+        if cue.light and cue.segment in self.segments:
+            rest = self._rest(cue.segment, now)
+            animation = self._light(cue, self.segments[cue.segment], rest, context or {})
+            if animation is not None:
+                self.active[cue.segment] = Running(animation, now)
+        self._due = now
+
+    def _say_next(self, now: float) -> None:
+        line, _ = self.voice.popleft()
+        name = f"voice/{self.language}/{line}"
+        if name not in self.durations:
+            name = f"voice/en/{line}"
+        if name not in self.durations:
+            log.debug("no spoken line %r", line)
+            return
+        self.transcript.append((now, "say", line))
+        if self.speaker is not None:
+            self.speaker.play(name, "voice")
+        self.voice_free = now + self.durations[name] + GAP
+
+    def _rest(self, segment: str, now: float) -> list[tuple[int, int, int]]:
+        base = self.base.get(segment)
+        if base is None:
+            return [OFF] * self.segments[segment]
+        return base.animation.frame(now - base.started)
+
+    def _light(self, cue: Cue, n: int, rest: list, context: dict[str, Any]) -> Animation | None:
+        """The animation a cue names, built for this segment over what it showed before."""
+        scene = self.scene_now
+        color = rgb(cue.color)
+        if cue.light == "rejection-flash":
+            return RejectionFlash(n=n, rest=rest, color=color)
+        if cue.light == "wished-color":
+            return WishedColor(n=n, rest=rest, color=color)
+        if cue.light == "resumed-sweep":
+            return ResumedSweep(n=n, rest=rest)
+        if cue.light == "siren":
+            return Siren(n=n, rest=rest)
+        if cue.light == "treasure-sparkle":
+            return TreasureSparkle(n=n, rest=rest)
+        if cue.light == "die-roll":
+            return DieRoll(n=n, rest=rest, face=FACES.get(context.get("face"), 1))
+        if cue.light == "ship-sail" and scene is not None and scene.ships and "player" in context:
+            # the scene still shows the ships before this round was won
+            steps = max(1, scene.wins_needed)
+            ships = [min(s, steps - 1) if i == context["player"] else min(s, steps) for i, s in enumerate(scene.ships)]
+            return ShipSail(n=n, rest=rest, steps=steps, ships=ships, seat=context["player"])
+        if cue.light == "attract":
+            return Attract(n=n)
+        return None
+
+    def _scene_animation(self, segment: str, n: int, scene: Scene) -> Animation:
+        dark = Still(n=n, pixels=[OFF] * n)
+        if scene.mode == "menu":
+            if segment == "turn-ring":
+                return Attract(n=n) if scene.attract else Still(n=n, pixels=[SEAT_COLORS[i % 4] for i in range(n)])
+            return dark
+        seat = scene.winners[0] if scene.mode == "over" and scene.winners else scene.current
+        if segment == "turn-ring" and seat is not None:
+            if scene.choosing_color:
+                return Still(n=n, pixels=[rgb(scene.color)] * n)
+            match = CARD_COLORS.get(scene.color or "")
+            return TurnRing(n=n, seat=seat, players=scene.players, match=match)
+        if segment == "sea-route" and scene.game == "pirates" and scene.ships:
+            return SeaRoute(n=n, steps=max(1, scene.wins_needed), ships=[min(s, scene.wins_needed) for s in scene.ships])
+        if segment == "police-track" and scene.game == "policecats":
+            if scene.track is not None:
+                return PoliceTrack(n=n, position=scene.track)
+            holder = SEAT_COLORS[scene.police] if scene.police is not None else (20, 20, 40)
+            return Still(n=n, pixels=[holder] * n)
+        return dark
+
+
+__all__ = ["DeviceStage", "LANGUAGES", "sound_files", "voice_files"]
