@@ -14,10 +14,11 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Awaitable, Callable
 
 from controller.box import DIE, Box
 from controller.games.base import COLORS, Outcome
+from controller.siminput import PRESS_SECONDS, card_uid
 from controller.table import VirtualTable, new_table
 from controller.table.base import Decision
 from controller.table.bots import Bot, make_bot
@@ -102,8 +103,9 @@ class Autoplayer:
         raise ValueError(f"no parent of family {family} at seat {seat}")
 
 
-def run_inputs(box: Box, inputs: list[Input], advance, reader: str = "table", pace: float = 1.5) -> None:
-    """Perform inputs straight on the box, moving a fake clock at a person's pace."""
+def run_inputs(box: Box, inputs: list[Input], advance: Callable[[float], None], reader: str = "table",
+               pace: float = 1.5) -> None:
+    """Perform inputs straight on the box (no devices, no loop), moving a fake clock at a person's pace."""
     for step in inputs:
         advance(pace)
         box.poll()
@@ -117,3 +119,30 @@ def run_inputs(box: Box, inputs: list[Input], advance, reader: str = "table", pa
         elif step.kind == "wait":
             advance(step.value)
             box.poll()
+
+
+async def perform(devices: Any, inputs: list[Input], wait: Callable[[float], Awaitable[None]],
+                  pace: float = 1.5) -> None:
+    """Perform inputs on simulated devices, as fingers would: the box hears them through its loop.
+
+    ``wait`` passes time: the real clock's sleep in the demo, a fake clock's
+    ``run_for`` in tests.
+    """
+    reader = next(iter(devices.readers.values()))
+    for step in inputs:
+        await wait(pace)
+        if step.kind == "tap":
+            reader.tap(card_uid(step.value), step.value)
+            await wait(0.2)
+            reader.remove()
+        elif step.kind in ("press", "hold"):
+            button = devices.buttons[step.value]
+            if step.kind == "hold":
+                button.hold()
+            else:
+                button.press()
+            await wait(PRESS_SECONDS)
+            button.release()
+        elif step.kind == "wait":
+            await wait(step.value)
+    await wait(0.1)

@@ -119,19 +119,19 @@ class Box:
         self.listeners: list[Callable[[dict[str, Any], Outcome], None]] = []
 
     # -- starting ----------------------------------------------------------------
-    def start(self) -> None:
-        """Resume an unfinished game from the journal, or open the menu."""
+    def start(self) -> bool:
+        """Resume an unfinished game from the journal (True), or open the menu (False)."""
         record = self.journal.unfinished()
         if record is None:
             self._open_menu()
-            return
+            return False
         try:
             engine = engine_class(record.game).replay(record.players, record.options, self.journal.actions(record.id))
         except (KeyError, ValueError) as exc:
             log.error("journal game %s cannot be replayed (%s); starting afresh", record.id, exc)
             self.journal.finish(record.id, [])
             self._open_menu()
-            return
+            return False
         self.engine, self.game_id, self.seq = engine, record.id, len(engine.log)
         self.die = random.Random(record.seed)
         for action in engine.log:  # the die rolls already made
@@ -140,6 +140,7 @@ class Box:
         log.info("resumed game %s (%s, %d players) after %d actions", record.id, record.game, record.players, self.seq)
         self.stage.show("resumed", seat=engine.current)
         self._after_change()
+        return True
 
     def new_game(self, game: str, players: int) -> bool:
         """Start a game with the configured options; False (with a show) when it cannot be."""

@@ -64,7 +64,21 @@ def _config(args: argparse.Namespace):
     """The box configuration named by --config (defaults without), or a one-line error."""
     from controller.config import load_config
 
-    return load_config(getattr(args, "config", None), state_dir=getattr(args, "state_dir", None))
+    return load_config(
+        getattr(args, "config", None),
+        state_dir=getattr(args, "state_dir", None),
+        profile=getattr(args, "profile", None),
+    )
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from controller.daemon import run
+    from hardware.profile import ProfileError
+
+    try:
+        return run(_config(args))
+    except ProfileError as exc:
+        return _fail(str(exc))
 
 
 def cmd_status(args: argparse.Namespace) -> int:
@@ -120,6 +134,11 @@ def build_parser() -> argparse.ArgumentParser:
     def box_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("--config", metavar="FILE", help="the box's TOML configuration")
         p.add_argument("--state-dir", metavar="DIR", help="where the journal and tag registry live")
+
+    p = sub.add_parser("run", help="the box: play on the hardware of a profile (sim reads events from stdin)")
+    box_options(p)
+    p.add_argument("--profile", help="hardware profile name or TOML file (default: the config's, else sim)")
+    p.set_defaults(func=cmd_run)
 
     p = sub.add_parser("status", help="the current game's state, from the journal")
     box_options(p)

@@ -21,13 +21,13 @@ import signal
 import sys
 from contextlib import suppress
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any, Callable
 
 from controller.box import DIE, Box
 from controller.config import Config
 from controller.journal import Journal
 from controller.shows import ShowBook
+from controller.siminput import SimInput
 from controller.stage import DeviceStage
 from controller.tags import Registry
 from hardware.clock import Clock, SystemClock
@@ -37,11 +37,6 @@ from hardware.events import (
 from hardware.profile import Devices, build_devices, load_profile
 
 log = logging.getLogger("gamebox.daemon")
-
-
-def card_uid(card: str) -> bytes:
-    """A stable 7-byte UID for a card typed by name (what ``tags write`` would give it a text record for)."""
-    return b"\x04" + hashlib.sha1(card.encode()).digest()[:6]
 
 
 class Notifier:
@@ -91,8 +86,12 @@ class Daemon:
                 loop.add_signal_handler(sig, self.stopping.set)
         tasks = []
         try:
-            self.devices.start()
-            self.box.start()
+            self.devices.start(self.stage.sounds)
+            if self.devices.speaker is not None:
+                self.devices.speaker.volume = self.box.volume
+            if self.box.start():
+                digest = hashlib.sha1(self.box.engine.to_json().encode()).hexdigest()
+                self.out(f"resumed {self.box.game_id} {self.box.seq} {digest}")
             self.stage.tick()
             self.notify("READY=1")
             self.out("ready")
@@ -173,52 +172,13 @@ class Daemon:
             self.notify("WATCHDOG=1")
             await self.clock.sleep(every)
 
-    # -- standard input (sim profile) ------------------------------------------------------
     async def _read_stdin(self) -> None:
-        loop = asyncio.get_running_loop()
-        reader = asyncio.StreamReader()
-        await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader), sys.stdin)
-        while line := await reader.readline():
-            await self.command(line.decode(errors="replace").strip())
+        """Play standard input; at its end, let what it started finish (a call window), then stop."""
+        await SimInput(self.devices, self.clock, self.out).read_stdin()
+        await self.clock.sleep(0.2)  # the pump takes what is queued
+        while self.box.pending is not None:
+            await self.clock.sleep(0.05)
         self.stopping.set()
-
-    async def command(self, line: str) -> None:
-        """One line of the simulator's input language: ``tap X``, ``remove``, ``press B``, ``hold B``."""
-        words = line.split()
-        if not words or words[0].startswith("#"):
-            return
-        verb, args = words[0], words[1:]
-        devices = self.devices
-        try:
-            if verb == "tap" and len(args) == 1:
-                await self._tap(args[0])
-            elif verb == "remove" and not args:
-                next(iter(devices.readers.values())).remove()
-            elif verb in ("press", "hold") and len(args) == 1 and args[0] in devices.buttons:
-                button = devices.buttons[args[0]]
-                if verb == "hold":
-                    button.hold()
-                    await self.clock.sleep(0.05)
-                else:
-                    button.press()
-                    await self.clock.sleep(max(0.05, getattr(button, "bounce_time", 0.03) + 0.02))
-                button.release()
-                await self.clock.sleep(0.05)
-            else:
-                known = ", ".join(sorted(devices.buttons))
-                self.out(f"error: cannot do {line!r} (tap CARD|UID, remove, press|hold {{{known}}})")
-        except StopIteration:
-            self.out("error: this profile has no reader")
-
-    async def _tap(self, what: str) -> None:
-        reader = next(iter(self.devices.readers.values()))
-        try:
-            uid, text = bytes.fromhex(what.replace(":", "")), None
-        except ValueError:
-            uid, text = card_uid(what), what
-        reader.tap(uid, text)
-        await asyncio.sleep(0)
-        reader.remove()
 
 
 def run(config: Config, stdin: bool | None = None) -> int:
@@ -231,4 +191,3 @@ def run(config: Config, stdin: bool | None = None) -> int:
     return asyncio.run(daemon.run())
 
 
-__all__ = ["Daemon", "card_uid", "run", "Path"]

@@ -97,18 +97,19 @@ class DeviceStage:
         self._due: float | None = 0.0
         #: What was said and shown, newest last: the demo prints it, tests read it.
         self.transcript: list[tuple[float, str, str]] = []
+        self.sounds: dict[str, Path] = {}
+        self.puck: Any = None
 
     @classmethod
     def for_devices(cls, devices: Any, book: ShowBook, clock: Clock, config: Config) -> "DeviceStage":
-        """A stage on a profile's devices, with the sounds loaded (the only file reading it does)."""
+        """A stage on a profile's devices; :attr:`sounds` is what the speaker must load at start."""
         languages = tuple(dict.fromkeys([config.language, "en"]))
         files = {**sound_files(), **voice_files(languages)}
-        speaker = devices.speaker
-        if speaker is not None:
-            speaker.start(files)
-            speaker.volume = config.volume
-        return cls(devices.leds, speaker, book, clock, config.language,
-                   {name: wav_seconds(path) for name, path in files.items() if name.startswith("voice/")})
+        stage = cls(devices.leds, devices.speaker, book, clock, config.language,
+                    {name: wav_seconds(path) for name, path in files.items() if name.startswith("voice/")})
+        stage.sounds = files
+        stage.puck = devices.puck
+        return stage
 
     # -- the box's three calls ---------------------------------------------------------
     def show(self, name: str, **context: Any) -> None:
@@ -117,6 +118,8 @@ class DeviceStage:
             self._play(name, cue, prompt=False, context=context)
         if name == "volume" and self.speaker is not None and "volume" in context:
             self.speaker.volume = context["volume"]
+        if name == "rolled" and self.puck is not None and "face" in context:
+            self.puck.show(context["face"])
 
     def prompt(self, prompt_id: str, **context: Any) -> None:
         cue = self.book.prompt(prompt_id, context)

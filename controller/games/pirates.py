@@ -1,0 +1,467 @@
+"""Pirate & Co. Mau Mau: the referee (rulings P1-P10 of RULINGS.md).
+
+The box sees only tapped cards, so the referee keeps the discard pile by
+name and everything else by count: hand sizes and the stack. The engine is
+on the self-play hot path, hence plain attributes, precomputed card tables
+and a validate-then-mutate-in-place shape with no copies.
+"""
+
+from __future__ import annotations
+
+from typing import Any, ClassVar
+
+from controller.games.base import COLORS, Engine, OptionsError, Outcome, Rejection, Result
+
+SPECIALS: tuple[str, ...] = ("ship", "bottle", "sleeper")  # one of each per colour
+LEAVABLE: tuple[str, ...] = ("ship", "bottle", "sleeper", "parrot")  # every special type: no start card (P1)
+PARROT = "parrot"
+HAND = 5  # cards dealt to each seat (seed 001: "Jedes Kind erhält verdeckt 5 Karten")
+CALLS: frozenset[str] = frozenset({"mau", "mau-mau"})
+ACTION_TYPES: frozenset[str] = frozenset({"start_card", "play", "draw", "pass", "choose_color"})
+_CALL_VALUES = (None, "mau", "mau-mau")  # what a play's "call" may be (absent is None)
+_PLAYING = ("play", "after_draw")  # when a card may be played
+
+
+def _catalogue() -> dict[str, tuple[str | None, str]]:
+    """Every card id -> (colour or None, picture); the picture is what matches "by pirate"."""
+    cards: dict[str, tuple[str | None, str]] = {}
+    for color in COLORS:
+        for n in range(1, 10):
+            cards[f"{color}-pirate-{n}"] = (color, str(n))
+        for kind in SPECIALS:
+            cards[f"{color}-{kind}"] = (color, kind)
+    for n in range(1, 5):
+        cards[f"parrot-{n}"] = (None, PARROT)
+    return cards
+
+
+#: All 52 cards of the box, in catalogue order.
+CARDS: dict[str, tuple[str | None, str]] = _catalogue()
+
+
+class DeckTables:
+    """One deck in play (P9) with its precomputed match sets, shared between games.
+
+    ``after[top]`` holds the cards that may go on ``top``; ``wished[colour]``
+    those that may go on a parrot whose player wished ``colour`` (P2);
+    ``topped[card]`` is (colour, picture, after[card]), what playing it sets.
+    """
+
+    __slots__ = ("cards", "after", "wished", "topped")
+
+    def __init__(self, leave_out: frozenset[str]) -> None:
+        self.cards = {c: info for c, info in CARDS.items() if info[1] not in leave_out}
+        self.after: dict[str, frozenset[str]] = {
+            top: frozenset() if tpic == PARROT else frozenset(
+                c for c, (col, pic) in self.cards.items() if pic == PARROT or col == tcol or pic == tpic)
+            for top, (tcol, tpic) in self.cards.items()
+        }
+        self.wished: dict[str, frozenset[str]] = {
+            w: frozenset(c for c, (col, _) in self.cards.items() if col == w) for w in COLORS
+        }
+        self.topped: dict[str, tuple[str | None, str, frozenset[str]]] = {
+            c: (col, pic, self.after[c]) for c, (col, pic) in self.cards.items()
+        }
+
+
+_TABLES: dict[frozenset[str], DeckTables] = {}
+
+
+def tables_for(leave_out: Any) -> DeckTables:
+    """The tables of the deck without the left-out types, built once per combination."""
+    key = frozenset(leave_out or ())
+    tables = _TABLES.get(key)
+    if tables is None:
+        tables = _TABLES[key] = DeckTables(key)
+    return tables
+
+
+class Pirates(Engine):
+    """The referee of Pirate & Co. Mau Mau for 2-4 players.
+
+    ``current``, ``awaiting``, ``top``, ``color``, ``picture``, ``playable``
+    (the cards that may go on the top card now, debt aside), ``pending_draw``
+    and ``direction`` are plain attributes for speed: read them, never
+    assign them from outside.
+    """
+
+    game = "pirates"
+    min_players = 2
+    max_players = 4
+    default_options: ClassVar[dict[str, Any]] = {
+        "mau_calls": False, "wins_needed": 3, "leave_out": [],
+    }
+
+    __slots__ = (
+        "current", "awaiting", "top", "color", "picture", "playable", "pending_draw", "direction",
+        "_tables", "_deck", "_topped", "_mau", "_wins", "_starter", "_hands", "_stack", "_pile", "_wish",
+        "_ships", "_round", "_winners",
+    )
+
+    # -- options ---------------------------------------------------------------
+    @classmethod
+    def _check_game_options(cls, players: int, options: dict[str, Any]) -> None:
+        if not isinstance(options["mau_calls"], bool):
+            raise OptionsError(f"option 'mau_calls' must be true or false, not {options['mau_calls']!r}")
+        wins = options["wins_needed"]
+        if not isinstance(wins, int) or isinstance(wins, bool) or not 1 <= wins <= 99:
+            raise OptionsError(f"option 'wins_needed' must be a whole number from 1 to 99, not {wins!r}")
+        leave = options["leave_out"]
+        if not isinstance(leave, list) or not all(isinstance(x, str) and x in LEAVABLE for x in leave):
+            raise OptionsError(
+                f"option 'leave_out' must be a list of {', '.join(LEAVABLE)}, not {leave!r}")
+
+    # -- setup -----------------------------------------------------------------
+    def _setup(self) -> None:
+        opts = self.options
+        self._tables = tables_for(opts["leave_out"])
+        self._deck = self._tables.cards
+        self._topped = self._tables.topped
+        self._mau: bool = opts["mau_calls"]
+        self._wins: int = opts["wins_needed"]
+        self._ships = [0] * self.players
+        self._round = 1
+        self._winners: list[int] = []
+        self._deal(opts["first"])
+
+    def _deal(self, starter: int) -> None:
+        """Fresh round: 5 cards each, the rest stacked, waiting for the start card (P1, P7)."""
+        n = self.players
+        self.awaiting = "start_card"
+        self.current: int | None = None
+        self._starter = starter
+        self.direction = 1
+        self._hands = [HAND] * n
+        self._stack = len(self._deck) - HAND * n
+        self._pile: set[str] = set()
+        self.top: str | None = None
+        self._wish: str | None = None
+        self.color: str | None = None
+        self.picture: str | None = None
+        self.playable: frozenset[str] = frozenset()
+        self.pending_draw = 0
+
+    # -- what the table may ask ------------------------------------------------------
+    @property
+    def pile(self) -> set[str]:
+        """The cards the referee has seen go onto the discard pile (a copy)."""
+        return set(self._pile)
+
+    @property
+    def deck(self) -> dict[str, tuple[str | None, str]]:
+        """Card id -> (colour, picture) for the deck in play (read only)."""
+        return self._deck
+
+    @property
+    def over(self) -> bool:
+        return self.awaiting == "over"
+
+    def matches(self, card: str) -> bool:
+        """True when ``card`` may go on the top card now (P2), ignoring a bottle-post debt."""
+        return card in self.playable
+
+    # -- validation ---------------------------------------------------------------
+    def _check(self, action: dict[str, Any]) -> Rejection | None:
+        kind = action.get("type")
+        aw = self.awaiting
+        if "player" in action:
+            player = action["player"]
+            if type(player) is not int or player != self.current:
+                refusal = self._player_check(action, ACTION_TYPES)
+                if refusal is not None:
+                    return refusal
+        elif aw != "start_card":
+            return Rejection("wrong_action", f"{kind!r} needs the 'player' who acts")
+        if aw == "play":
+            if kind == "play":
+                return self._check_play(action)
+            if kind == "draw":
+                return None
+        elif aw == "after_draw":
+            if kind == "play":
+                return self._check_play(action)
+            if kind == "pass":
+                return None
+        elif aw == "choose_color":
+            if kind == "choose_color":
+                if action.get("color") in COLORS:
+                    return None
+                return Rejection("wrong_action", f"wish one of {', '.join(COLORS)}, not {action.get('color')!r}")
+        elif aw == "start_card" and kind == "start_card":
+            if action.get("card") is None:
+                return Rejection("wrong_action", "start_card needs the 'card' turned up")
+            info = self._deck.get(action.get("card"))
+            if info is None:
+                return _unknown(action.get("card"))
+            if info[1] in LEAVABLE:
+                return Rejection("special_start", "a special card goes under the stack; turn up the next card")
+            return None
+        return Rejection("wrong_action", f"{kind!r} is not possible now: awaiting {aw}")
+
+    def _check_play(self, action: dict[str, Any]) -> Rejection | None:
+        """A card from the hand onto the pile: call, identity, debt, parrot, match (in that order)."""
+        card = action.get("card")
+        call = action.get("call")
+        if (card in self.playable and not self.pending_draw and card not in self._pile
+                and (call is None or call in CALLS) and self._hands[self.current]):
+            return None  # the common case, accepted in one go
+        return self._refuse_play(card, call)
+
+    def _refuse_play(self, card: Any, call: Any) -> Rejection | None:
+        """The slow path: the first rule a play breaks, in the order of SCENARIOS.md."""
+        if call is not None and call not in CALLS:
+            return Rejection("wrong_action", f"the calls are 'mau' and 'mau-mau', not {call!r}")
+        if not self._hands[self.current]:
+            return Rejection("wrong_action", "that seat holds no card")
+        if card is None:
+            return Rejection("wrong_action", "play needs the 'card' played")
+        info = self._deck.get(card)
+        if info is None:
+            return _unknown(card)
+        if card in self._pile:
+            return Rejection("card_elsewhere", f"{card} is already on the discard pile")
+        pic = info[1]
+        if self.pending_draw and pic != "bottle":
+            return Rejection("must_draw", f"draw {self.pending_draw} cards or pass the debt on with a bottle post")
+        if pic == PARROT:
+            if self.picture == PARROT:
+                return Rejection("parrot_on_parrot", "a parrot never goes on a parrot")
+            return None
+        if card in self.playable:
+            return None
+        return Rejection("no_match", f"{card} matches neither the colour {self.color} nor the picture of {self.top}")
+
+    # -- carrying out -------------------------------------------------------------
+    def apply(self, action: Any) -> Result:
+        """As :meth:`Engine.apply`, with a fast lane for plainly legal turns (the self-play hot path).
+
+        The lane takes only actions that :meth:`_check` accepts (a test holds
+        the two equal); everything else, every refusal included, goes the
+        generic way.
+        """
+        lane = None
+        if type(action) is dict:
+            try:
+                p = action["player"]
+                if p == self.current and type(p) is int:
+                    kind = action["type"]
+                    aw = self.awaiting
+                    if kind == "play":
+                        card = action["card"]
+                        if (card in self.playable and not self.pending_draw and card not in self._pile
+                                and action.get("call") in _CALL_VALUES and aw in _PLAYING and self._hands[p]):
+                            lane = kind
+                    elif kind == "draw" and aw == "play" or kind == "pass" and aw == "after_draw":
+                        lane = kind
+            except Exception:  # missing keys, odd values: the generic way refuses them properly
+                lane = None
+        if lane is None:
+            return Engine.apply(self, action)
+        events: list[dict[str, Any]] = []
+        if lane == "play":
+            self._play(action["card"], action.get("call"), events)
+        elif lane == "draw":
+            self._draw(events)
+        else:
+            self._pass()
+        self.log.append(action)
+        return Outcome(events)
+
+    def _do(self, action: dict[str, Any]) -> list[dict[str, Any]]:
+        kind = action["type"]
+        events: list[dict[str, Any]] = []
+        if kind == "play":
+            self._play(action["card"], action.get("call"), events)
+        elif kind == "draw":
+            self._draw(events)
+        elif kind == "pass":
+            self._pass()
+        elif kind == "choose_color":
+            self._wish = self.color = action["color"]
+            self.playable = self._tables.wished[self._wish]
+            events.append({"event": "color_wished", "player": self.current, "color": self._wish})
+            self._pass()
+        else:  # start_card
+            card = action["card"]
+            self._pile.add(card)
+            self.top = card
+            self.color, self.picture, self.playable = self._topped[card]
+            self._stack -= 1
+            self.current = self._starter
+            self.awaiting = "play"
+        return events
+
+    def _pass(self) -> None:
+        """The turn goes to the next seat."""
+        self.current = (self.current + self.direction) % self.players
+        self.awaiting = "play"
+
+    def _draw(self, events: list[dict[str, Any]]) -> None:
+        p = self.current
+        if self.pending_draw:  # P5: pay the whole debt, then a normal turn
+            self._take(p, self.pending_draw, events)
+            self.pending_draw = 0
+        elif self._take(p, 1, events):  # P3: play the drawn card or pass
+            self.awaiting = "after_draw"
+        else:  # nothing left anywhere to draw: the turn ends (docs/rules/pirates.md)
+            events.append({"event": "drew", "player": p, "count": 0})
+            self._pass()
+
+    def _play(self, card: str, call: str | None, events: list[dict[str, Any]]) -> None:
+        p = self.current
+        self._pile.add(card)
+        self.top = card
+        self.color, pic, self.playable = self._topped[card]
+        self.picture = pic
+        self._wish = None  # a wish stands until a card is played on it (P2)
+        left = self._hands[p] = self._hands[p] - 1
+        if left < 2 and self._mau and call != ("mau" if left else "mau-mau"):
+            # P8: one penalty card; after a forgotten "Mau Mau" the round goes on.
+            events.append({"event": "mau_penalty", "player": p, "call": "mau" if left else "mau-mau"})
+            left += self._take(p, 1, events)
+        if not left:  # P7: the round is won; a special card as last card has no effect
+            self._win_round(p, events)
+            return
+        self.awaiting = "play"
+        if pic not in LEAVABLE:
+            self.current = (p + self.direction) % self.players
+        elif pic == PARROT:
+            self.awaiting = "choose_color"
+        elif pic == "bottle":  # P5
+            self.pending_draw += 2
+            self.current = nxt = (p + self.direction) % self.players
+            events.append({"event": "draw_debt", "player": nxt, "count": self.pending_draw})
+        elif pic == "ship":  # P4
+            d = self.direction = -self.direction
+            events.append({"event": "reverse", "direction": d})
+            if self.players == 2:  # the other player misses their turn
+                events.append({"event": "skip", "player": 1 - p})
+            else:
+                self.current = (p + d) % self.players
+        else:  # sleeper, P6
+            d = self.direction
+            events.append({"event": "skip", "player": (p + d) % self.players})
+            self.current = (p + 2 * d) % self.players
+
+    def _take(self, p: int, n: int, events: list[dict[str, Any]]) -> int:
+        """Seat ``p`` draws ``n`` cards, reshuffling as F10 says; returns how many it got (P5, P10)."""
+        got = 0
+        while n:
+            if not self._stack and not self._reshuffle(events):
+                break
+            k = n if n < self._stack else self._stack
+            self._stack -= k
+            n -= k
+            got += k
+            events.append({"event": "drew", "player": p, "count": k})
+            if not self._stack:
+                self._reshuffle(events)
+        self._hands[p] += got
+        return got
+
+    def _reshuffle(self, events: list[dict[str, Any]]) -> bool:
+        """The pile except its top card becomes the new stack (F10); False when it has nothing to give."""
+        k = len(self._pile) - 1
+        if k < 1:
+            return False
+        self._pile = {self.top}
+        self._stack = k
+        events.append({"event": "reshuffle", "count": k})
+        return True
+
+    def _win_round(self, p: int, events: list[dict[str, Any]]) -> None:
+        self._ships[p] += 1
+        events.append({"event": "round_won", "player": p, "round": self._round, "ships": self._ships[p]})
+        if self._ships[p] >= self._wins:
+            self._winners = [p]
+            self.awaiting = "over"
+            self.current = None
+            events.append({"event": "game_over", "winners": [p]})
+            return
+        self._round += 1
+        self._deal(p)
+        events.append({"event": "new_round", "round": self._round, "first": p})
+
+    # -- what the referee knows -------------------------------------------------------
+    def view(self) -> dict[str, Any]:
+        return {
+            "current": self.current,
+            "awaiting": self.awaiting,
+            "over": self.awaiting == "over",
+            "winners": list(self._winners),
+            "hand_sizes": list(self._hands),
+            "stack": self._stack,
+            "top": self.top,
+            "color": self.color,
+            "direction": self.direction,
+            "pending_draw": self.pending_draw,
+            "ships": list(self._ships),
+            "round": self._round,
+            # extras
+            "wish": self._wish,
+            "pile_size": len(self._pile),
+            "starter": self._starter,
+        }
+
+    def legal_actions(self) -> list[dict[str, Any]]:
+        aw = self.awaiting
+        if aw == "over":
+            return []
+        if aw == "start_card":
+            return [{"type": "start_card", "card": c} for c, (_, pic) in self._deck.items()
+                    if pic not in LEAVABLE]
+        p = self.current
+        if aw == "choose_color":
+            return [{"player": p, "type": "choose_color", "color": c} for c in COLORS]
+        acts: list[dict[str, Any]] = []
+        left = self._hands[p] - 1
+        call = ("mau" if left else "mau-mau") if self._mau and left < 2 else None
+        for card in self._deck:
+            act = {"player": p, "type": "play", "card": card}
+            if self._check_play(act) is None:
+                acts.append(act)
+                if call:
+                    acts.append({"player": p, "type": "play", "card": card, "call": call})
+        acts.append({"player": p, "type": "draw" if aw == "play" else "pass"})
+        return acts
+
+    # -- persistence -----------------------------------------------------------------
+    def _state(self) -> dict[str, Any]:
+        return {
+            "awaiting": self.awaiting, "current": self.current, "starter": self._starter,
+            "direction": self.direction, "hands": list(self._hands), "stack": self._stack,
+            "pile": sorted(self._pile), "top": self.top, "wish": self._wish,
+            "pending": self.pending_draw, "ships": list(self._ships), "round": self._round,
+            "winners": list(self._winners),
+        }
+
+    def _load(self, state: dict[str, Any]) -> None:
+        self.awaiting = state["awaiting"]
+        self.current = state["current"]
+        self._starter = state["starter"]
+        self.direction = state["direction"]
+        self._hands = list(state["hands"])
+        self._stack = state["stack"]
+        self._pile = set(state["pile"])
+        self.top = state["top"]
+        self._wish = state["wish"]
+        self.pending_draw = state["pending"]
+        self._ships = list(state["ships"])
+        self._round = state["round"]
+        self._winners = list(state["winners"])
+        self.color = self.picture = None
+        self.playable = frozenset()
+        if self.top is not None:
+            self.color, self.picture, self.playable = self._topped[self.top]
+        if self._wish is not None:
+            self.color = self._wish
+            self.playable = self._tables.wished[self._wish]
+
+
+def _unknown(card: Any) -> Rejection:
+    if isinstance(card, str) and card in CARDS:
+        return Rejection("unknown_card", f"{card} was left out of this game's deck")
+    return Rejection("unknown_card", f"{card!r} is no card of Pirate & Co.")
+
+
+__all__ = ["CARDS", "DeckTables", "Pirates", "tables_for"]

@@ -1,0 +1,66 @@
+"""The box's own answers: a red flash for "no", a sweep for "we are back"."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import ClassVar
+
+from controller.lights.base import Animation, Pixel
+from controller.lights.colors import OFF, RGB, SWEEP, scale
+
+
+@dataclass(frozen=True, kw_only=True)
+class RejectionFlash(Animation):
+    """Red flashes ``flashes`` times, the rest frame showing between them and after.
+
+    Flashing over what was shown (the turn ring, say) rather than blanking it
+    tells a child "not that card", not "the game broke".
+    """
+
+    color: RGB = (255, 0, 0)
+    flashes: int = 2
+
+    fps: ClassVar[float] = 7.0  # one step per half flash
+
+    @property
+    def duration(self) -> float:
+        return 2 * self.flashes / self.fps
+
+    def draw(self, t: float) -> list[Pixel]:
+        if t >= self.duration or round(t * self.fps) % 2 == 1:
+            return [None] * self.n
+        return [self.color] * self.n
+
+
+@dataclass(frozen=True, kw_only=True)
+class ResumedSweep(Animation):
+    """A bright comet runs from the first pixel to the last, uncovering the rest frame behind it.
+
+    After a power cut the box comes back dark; the sweep says "here we go
+    again" and leaves the game's lights (the rest frame) where they were.
+    """
+
+    color: RGB = SWEEP
+    sweep: float = 1.2
+    tail: int = 6
+
+    fps: ClassVar[float] = 40.0
+
+    @property
+    def duration(self) -> float:
+        return self.sweep
+
+    def draw(self, t: float) -> list[Pixel]:
+        if t >= self.sweep:
+            return [None] * self.n
+        head = (self.n + self.tail) * t / self.sweep
+        frame: list[Pixel] = []
+        for i in range(self.n):
+            behind = head - i
+            if behind < 0:
+                frame.append(OFF)
+            elif behind < self.tail:
+                frame.append(scale(self.color, 1 - behind / self.tail))
+            else:
+                frame.append(None)
+        return frame

@@ -1,0 +1,84 @@
+"""The simulator's input language: one hardware event per line of text.
+
+``tap <card-id or uid-hex>``, ``remove``, ``press <button>``, ``hold <button>``.
+Each line drives the simulated devices, never the box directly, so a script
+piped into ``gamebox run`` goes through the same debouncing, tap filtering
+and event loop as a finger on the real box.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import sys
+import threading
+from typing import Any, Callable
+
+from hardware.clock import Clock
+
+PRESS_SECONDS = 0.01  # a click: the sim buttons do not bounce, and far shorter than a hold
+
+
+def card_uid(card: str) -> bytes:
+    """A stable 7-byte NTAG-like UID for a card typed by name; its text record names the card."""
+    return b"\x04" + hashlib.sha1(card.encode()).digest()[:6]
+
+
+class SimInput:
+    """Turns text lines into presses and taps on a profile's simulated devices."""
+
+    def __init__(self, devices: Any, clock: Clock, out: Callable[[str], None]) -> None:
+        self.devices, self.clock, self.out = devices, clock, out
+
+    async def read_stdin(self) -> None:
+        """Run every line of standard input, in order, until it ends.
+
+        A daemon thread reads (standard input may be a pipe, a terminal or a
+        file, and a blocked read must not keep the process alive at SIGTERM);
+        the lines are carried out on the loop.
+        """
+        loop = asyncio.get_running_loop()
+        lines: asyncio.Queue[str | None] = asyncio.Queue()
+
+        def read() -> None:
+            for line in sys.stdin:
+                loop.call_soon_threadsafe(lines.put_nowait, line)
+            loop.call_soon_threadsafe(lines.put_nowait, None)
+
+        threading.Thread(target=read, name="stdin", daemon=True).start()
+        while (line := await lines.get()) is not None:
+            await self.command(line.strip())
+
+    async def command(self, line: str) -> None:
+        """Carry out one line; a line that means nothing gets one ``error:`` line back."""
+        words = line.split()
+        if not words or words[0].startswith("#"):
+            return
+        verb, args = words[0], words[1:]
+        buttons, readers = self.devices.buttons, self.devices.readers
+        if verb == "tap" and len(args) == 1 and readers:
+            await self.tap(args[0])
+        elif verb == "remove" and not args and readers:
+            next(iter(readers.values())).remove()
+        elif verb in ("press", "hold") and len(args) == 1 and args[0] in buttons:
+            button = buttons[args[0]]
+            if verb == "hold":
+                button.hold()
+            else:
+                button.press()
+            await self.clock.sleep(PRESS_SECONDS)
+            button.release()
+            await self.clock.sleep(PRESS_SECONDS)
+        else:
+            self.out(f"error: cannot do {line!r} (tap CARD|UID, remove, press|hold {'|'.join(sorted(buttons))})")
+
+    async def tap(self, what: str) -> None:
+        """Lay a card (by id, carrying its text record) or a bare tag (by hex UID) on the first reader, and lift it."""
+        reader = next(iter(self.devices.readers.values()))
+        try:
+            uid, text = bytes.fromhex(what.replace(":", "")), None
+        except ValueError:
+            uid, text = card_uid(what), what
+        reader.tap(uid, text)
+        await asyncio.sleep(0)
+        reader.remove()

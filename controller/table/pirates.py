@@ -1,0 +1,282 @@
+"""The virtual Pirate & Co. table: a seeded deck, real hands, stack and pile.
+
+It offers what a player who sees their own cards would sensibly do: play a
+matching card (with the right call in the Mau variant), draw only when
+nothing matches or to pay a bottle-post debt, play the drawn card or keep
+it, wish a colour. Self-play runs through here, so hands are bit sets over
+the catalogue (``hand & playable`` is one operation), and actions and
+decisions are built once and shared between tables: treat them as read
+only.
+
+Why every game ends: a seat is offered ``draw`` only when no hand card
+matches (or a debt is due). When stack and pile are both dry, every card
+but the top discard is in a hand, and each colour has nine pirates that
+are never left out, so some seat holds a card of the colour to match.
+Seats that cannot play draw nothing and the turn passes (see
+docs/rules/pirates.md) until it reaches a seat that must play, which
+refills the pile. The tests bound the length of a game.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from controller.games.base import COLORS, Outcome, Result
+from controller.games.pirates import CARDS, HAND, LEAVABLE, PARROT, Pirates
+from controller.table.base import Decision, VirtualTable
+
+_SEATS = range(Pirates.max_players)
+_ORDER: tuple[str, ...] = tuple(CARDS)
+_BIT: dict[str, int] = {c: 1 << i for i, c in enumerate(_ORDER)}
+_CARD: dict[int, str] = {b: c for c, b in _BIT.items()}
+_COLOUR: dict[str, str | None] = {c: info[0] for c, info in CARDS.items()}
+_PICTURE: dict[str, str] = {c: info[1] for c, info in CARDS.items()}
+_ALL = sum(_BIT.values())
+_BOTTLES = sum(b for c, b in _BIT.items() if _PICTURE[c] == "bottle")
+_OF_COLOUR: dict[str, int] = {col: sum(b for c, b in _BIT.items() if _COLOUR[c] == col) for col in COLORS}
+_MASKS: dict[frozenset[str], int] = {}  # the referee's match sets as bit sets, filled on first use
+
+#: _PLAY[call][seat][bit]; call 0: none, 1: "mau", 2: "mau-mau".
+_PLAY: tuple[list[dict[int, dict[str, Any]]], ...] = tuple(
+    [{b: ({"player": s, "type": "play", "card": c} | ({"call": call} if call else {})) for c, b in _BIT.items()}
+     for s in _SEATS]
+    for call in (None, "mau", "mau-mau")
+)
+_DRAW = [{"player": s, "type": "draw"} for s in _SEATS]
+_PASS = [{"player": s, "type": "pass"} for s in _SEATS]
+_DRAW_ONLY = [Decision(s, [_DRAW[s]]) for s in _SEATS]
+_PASS_ONLY = [Decision(s, [_PASS[s]]) for s in _SEATS]
+_CHOOSE = [Decision(s, [{"player": s, "type": "choose_color", "color": c} for c in COLORS]) for s in _SEATS]
+_START = {c: Decision(None, [{"type": "start_card", "card": c}]) for c in CARDS}
+_OVER = Decision(None, [])
+
+
+def _mask(cards: frozenset[str]) -> int:
+    """The bit set of a referee match set (cached: the referee's sets are shared)."""
+    bits = _MASKS.get(cards)
+    if bits is None:
+        bits = _MASKS[cards] = sum(_BIT[c] for c in cards)
+    return bits
+
+
+# Flag bits above the 52 card bits, keying the shared decisions.
+_DEBT, _AFTER_DRAW, _MAU, _MAU_MAU, _FORGET = (1 << n for n in range(52, 57))
+_DECISIONS: list[dict[int, Decision]] = [{} for _ in _SEATS]
+
+
+def _decision(seat: int, key: int) -> Decision:
+    """The decision of ``seat`` for a key of card bits and flags, built once and then shared."""
+    found = _DECISIONS[seat].get(key)
+    if found is not None:
+        return found
+    plays = _PLAY[2 if key & _MAU_MAU else 1 if key & _MAU else 0][seat]
+    acts = []
+    bits = key & _ALL
+    while bits:
+        low = bits & -bits
+        acts.append(plays[low])
+        bits ^= low
+    if key & _FORGET:
+        acts += [_PLAY[0][seat][_BIT[a["card"]]] for a in acts]
+    if key & _DEBT:
+        acts.append(_DRAW[seat])
+    if key & _AFTER_DRAW:
+        acts.append(_PASS[seat])
+    cache = _DECISIONS[seat]
+    if len(cache) >= 20_000:  # a bound on memory (a few MB); the common decisions come back at once
+        cache.clear()
+    found = cache[key] = Decision(seat, acts)
+    return found
+
+
+def _cards(bits: int) -> list[str]:
+    """The card ids of a bit set, in catalogue order."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(_CARD[low])
+        bits ^= low
+    return out
+
+
+class PiratesTable(VirtualTable):
+    """The physical cards of one Pirate & Co. game, following its referee."""
+
+    engine = Pirates
+    referee: Pirates
+
+    #: Also offer plays with a forgotten Mau call (to exercise P8 in self-play).
+    forgetful: bool = False
+
+    # -- dealing ---------------------------------------------------------------
+    def _deal(self) -> None:
+        self._deck: list[str] = list(self.referee.deck)
+        self._mau: bool = self.referee.options["mau_calls"]
+        self._new_round()
+
+    def _new_round(self) -> None:
+        """Gather and shuffle every card, deal 5 each; specials go under the stack (P1, P7)."""
+        cards = list(self._deck)
+        self._shuffle(cards)
+        n = self.players
+        self._hands: list[int] = [sum(_BIT[c] for c in cards[HAND * i:HAND * (i + 1)]) for i in range(n)]
+        stack = self._stack = cards[HAND * n:]
+        while _PICTURE[stack[-1]] in LEAVABLE:  # the box would answer special_start
+            stack.insert(0, stack.pop())
+        self._pile: list[str] = []
+        self._drawn = 0  # bit of the card the current seat just drew
+
+    def _shuffle(self, cards: list[str]) -> None:
+        """Fisher-Yates on ``self.rng.random()``: a third faster than ``rng.shuffle`` (uniform to 2**-53)."""
+        rand = self.rng.random
+        for i in range(len(cards) - 1, 0, -1):
+            j = int(rand() * (i + 1))
+            cards[i], cards[j] = cards[j], cards[i]
+
+    # -- decisions ---------------------------------------------------------------
+    def decision(self) -> Decision:
+        ref = self.referee
+        aw = ref.awaiting
+        if aw == "play":
+            p = ref.current
+            hand = self._hands[p]
+            ok = hand & (_MASKS.get(ref.playable) or _mask(ref.playable))
+            if ref.pending_draw:
+                ok = ok & _BOTTLES | _DEBT
+            elif not ok:
+                return _DRAW_ONLY[p]
+            return _decision(p, ok | self._variant(hand))
+        if aw == "after_draw":
+            p = ref.current
+            drawn = self._drawn & (_MASKS.get(ref.playable) or _mask(ref.playable))
+            if not drawn:
+                return _PASS_ONLY[p]
+            return _decision(p, drawn | _AFTER_DRAW | self._variant(self._hands[p]))
+        if aw == "choose_color":
+            return _CHOOSE[ref.current]
+        if aw == "start_card":
+            return _START[self._stack[-1]]
+        return _OVER
+
+    def _variant(self, hand: int) -> int:
+        """The flag bits of the calls P8 asks for, and of forgotten calls when :attr:`forgetful`."""
+        if not self._mau:
+            return 0
+        held = hand.bit_count()
+        if held > 2:
+            return 0
+        return (_MAU if held == 2 else _MAU_MAU) | (_FORGET if self.forgetful else 0)
+
+    # -- following the referee -------------------------------------------------------
+    def act(self, action: dict[str, Any]) -> Result:
+        """As :meth:`VirtualTable.act`; repeated here because self-play calls it for every action."""
+        result = self.referee.apply(action)
+        if type(result) is Outcome:
+            kind = action["type"]
+            if kind == "play" and not result.events:  # the common quiet play, inline
+                card = action["card"]
+                self._hands[action["player"]] &= ~_BIT[card]
+                self._pile.append(card)
+            elif kind != "pass":  # a pass moves no card
+                self._follow(action, result)
+        return result
+
+    def _follow(self, action: dict[str, Any], outcome: Outcome) -> None:
+        kind = action["type"]
+        if kind == "play":
+            card = action["card"]
+            self._hands[action["player"]] &= ~_BIT[card]
+            self._pile.append(card)
+            if not outcome.events:
+                return
+        elif kind == "start_card":
+            card = action["card"]
+            self._stack.remove(card)
+            self._pile.append(card)
+        for event in outcome.events:
+            name = event["event"]
+            if name == "drew":
+                p = event["player"]
+                for _ in range(event["count"]):
+                    bit = self._drawn = _BIT[self._stack.pop()]
+                    self._hands[p] |= bit
+            elif name == "reshuffle":  # F10: the pile but its top becomes the stack
+                rest = self._pile[:-1]
+                self._shuffle(rest)
+                self._stack[:0] = rest
+                del self._pile[:-1]
+            elif name == "new_round":
+                self._new_round()
+
+    @property
+    def over(self) -> bool:
+        return self.referee.awaiting == "over"
+
+    # -- greedy play -------------------------------------------------------------------
+    def preference(self, action: dict[str, Any]) -> float:
+        """How much a greedy player likes ``action``: shed cards, hit the next seat, keep the parrot."""
+        kind = action.get("type")
+        if kind == "choose_color":  # wish the colour you hold most of
+            return float((self._hands[action["player"]] & _OF_COLOUR[action["color"]]).bit_count())
+        if kind != "play":
+            return 0.0
+        p = action["player"]
+        card = action["card"]
+        hand = self._hands[p]
+        held = hand.bit_count()
+        score = 10.0
+        if self._mau and held <= 2 and action.get("call") != ("mau" if held == 2 else "mau-mau"):
+            score -= 9.5  # a forgotten call costs a card
+        if held == 1:
+            return score + 100.0
+        col, pic = _COLOUR[card], _PICTURE[card]
+        nxt = self._hands[(p + self.referee.direction) % self.players].bit_count()
+        if pic == "bottle":
+            score += 3.0 + (3.0 if nxt <= 2 else 0.0)
+        elif pic == "sleeper":
+            score += 2.0 + (3.0 if nxt <= 2 else 0.0)
+        elif pic == "ship":
+            score += 2.0 if self.players == 2 else 0.5
+        elif pic == PARROT:
+            return score - 4.0  # it matches almost anything: keep it for later
+        # keep holding the colour you leave on top
+        return score + 0.5 * (hand & ~_BIT[card] & _OF_COLOUR[col]).bit_count()
+
+    # -- the physical cards -------------------------------------------------------------
+    def placements(self) -> list[tuple[str, str]]:
+        where = [(c, "stack") for c in self._stack] + [(c, "pile") for c in self._pile]
+        for seat, hand in enumerate(self._hands):
+            where.extend((c, f"hand:{seat}") for c in _cards(hand))
+        return where
+
+    def hand(self, seat: int) -> list[str]:
+        return _cards(self._hands[seat])
+
+    def stack(self) -> list[str]:
+        """The draw stack, bottom first (its last card is turned up or drawn next)."""
+        return list(self._stack)
+
+    def pile(self) -> list[str]:
+        """The discard pile, bottom first (its last card is the top)."""
+        return list(self._pile)
+
+    def deck(self) -> list[str]:
+        return list(self._deck)
+
+    def counts_disagree(self) -> list[str]:
+        view = self.referee.view()
+        problems = []
+        sizes = [h.bit_count() for h in self._hands]
+        if view["hand_sizes"] != sizes:
+            problems.append(f"hand sizes: referee {view['hand_sizes']}, table {sizes}")
+        if view["stack"] != len(self._stack):
+            problems.append(f"stack: referee {view['stack']}, table {len(self._stack)}")
+        top = self._pile[-1] if self._pile else None
+        if view["top"] != top:
+            problems.append(f"top: referee {view['top']}, table {top}")
+        if self.referee.pile != set(self._pile):
+            problems.append(f"pile: referee {sorted(self.referee.pile)}, table {sorted(self._pile)}")
+        return problems
+
+
+__all__ = ["PiratesTable"]
