@@ -500,4 +500,6 @@ class Box:
             return f"menu: choosing {self.menu_game}"
         if engine.over:
             return f"{engine.game}: over, winners {engine.view().get('winners')}"
-        return f"{engine.game}: seat {engine.current} to {engine.awaiting}"
+        if engine.current is None:
+            return f"{engine.game}: awaiting {engine.awaiting}"
+        return f"{engine.game}: player {engine.current + 1} to {engine.awaiting}"
