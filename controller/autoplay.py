@@ -39,6 +39,7 @@ class Autoplayer:
         engine = box.engine
         assert engine is not None, "start a game on the box first"
         self.box = box
+        self.game_id = box.game_id
         self.human = human
         self.table: VirtualTable = new_table(engine.game, engine.players, engine.options, seed)
         kinds = bots or ["greedy"]
@@ -49,6 +50,9 @@ class Autoplayer:
 
     def follow(self, action: dict[str, Any], outcome: Outcome) -> None:
         """Replay on the table what the box accepted, so the physical cards move."""
+        if self.box.game_id != self.game_id:  # a new game: this table is cleared away
+            self.box.listeners.remove(self.follow)
+            return
         result = self.table.act(action)
         if not isinstance(result, Outcome):
             raise AssertionError(f"the virtual table refused {action} that the box accepted: {result}")

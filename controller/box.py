@@ -399,7 +399,7 @@ class Box:
             return
         self.journal.record(self.game_id, self.seq, action)
         self.seq += 1
-        for listener in self.listeners:
+        for listener in list(self.listeners):
             listener(action, result)
         if engine.over:
             self.journal.finish(self.game_id, list(engine.view().get("winners") or []))

@@ -54,6 +54,18 @@ def cmd_selfplay(args: argparse.Namespace) -> int:
     return 0 if summary.ok else 1
 
 
+def cmd_demo(args: argparse.Namespace) -> int:
+    from controller.demo import run_demo
+    from controller.games.base import OptionsError
+
+    if args.speed <= 0:
+        return _fail("--speed must be above 0")
+    try:
+        return run_demo(args.game, args.players, args.seed, args.speed)
+    except OptionsError as exc:
+        return _fail(str(exc))
+
+
 def cmd_doctor(args: argparse.Namespace) -> int:
     from hardware.doctor import run_doctor
 
@@ -149,6 +161,13 @@ def build_parser() -> argparse.ArgumentParser:
     box_options(p)
     p.add_argument("--limit", type=int, default=50)
     p.set_defaults(func=cmd_history)
+
+    p = sub.add_parser("demo", help="bots play the simulated box in the terminal")
+    p.add_argument("--game", choices=GAME_IDS, help="one game (default: one of each, in turn)")
+    p.add_argument("--players", type=int)
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--speed", type=float, default=1.0, help="how much faster than a person (default 1)")
+    p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("doctor", help="check every device of a hardware profile")
     p.add_argument("--profile", default="sim")

@@ -66,6 +66,7 @@ class Daemon:
 
     def __post_init__(self) -> None:
         self.stopping = asyncio.Event()
+        self.ready = asyncio.Event()
         self._held: set[str] = set()
         self._status = ""
 
@@ -95,6 +96,7 @@ class Daemon:
             self.stage.tick()
             self.notify("READY=1")
             self.out("ready")
+            self.ready.set()
             self._report_status()
             tasks.append(asyncio.create_task(self._pump()))
             if self.stdin:
@@ -128,12 +130,15 @@ class Daemon:
                 timer.cancel()
             else:
                 await asyncio.wait({next_event})
-            if next_event.done():
-                self._handle(next_event.result())
-                next_event = None
-            self.box.poll()
-            self.stage.tick()
-            self._report_status()
+            try:
+                if next_event.done():
+                    event, next_event = next_event.result(), None
+                    self._handle(event)
+                self.box.poll()
+                self.stage.tick()
+                self._report_status()
+            except Exception:  # a bug must cost one input, never the box
+                log.exception("internal error; the box carries on")
 
     def _handle(self, event: Any) -> None:
         box = self.box

@@ -175,7 +175,12 @@ class PiratesTable(VirtualTable):
             kind = action["type"]
             if kind == "play" and not result.events:  # the common quiet play, inline
                 card = action["card"]
-                self._hands[action["player"]] &= ~_BIT[card]
+                p = action["player"]
+                bit = _BIT[card]
+                if self._hands[p] & bit:
+                    self._hands[p] ^= bit
+                else:
+                    self._take_out(card, p)
                 self._pile.append(card)
             elif kind != "pass":  # a pass moves no card
                 self._follow(action, result)
@@ -183,16 +188,9 @@ class PiratesTable(VirtualTable):
 
     def _follow(self, action: dict[str, Any], outcome: Outcome) -> None:
         kind = action["type"]
-        if kind == "play":
-            card = action["card"]
-            self._hands[action["player"]] &= ~_BIT[card]
-            self._pile.append(card)
-            if not outcome.events:
-                return
-        elif kind == "start_card":
-            card = action["card"]
-            self._stack.remove(card)
-            self._pile.append(card)
+        if kind == "play" or kind == "start_card":
+            self._take_out(action["card"], action["player"] if kind == "play" else None)
+            self._pile.append(action["card"])
         for event in outcome.events:
             name = event["event"]
             if name == "drew":
@@ -207,6 +205,40 @@ class PiratesTable(VirtualTable):
                 del self._pile[:-1]
             elif name == "new_round":
                 self._new_round()
+
+    def _take_out(self, card: str, seat: int | None) -> None:
+        """Take ``card`` from ``seat``'s hand, or for ``None`` from the stack's top.
+
+        The referee cannot see where a tapped card lay. When it lay elsewhere
+        on this table (a stray tap the box accepted), the card changes place
+        with one from where it was expected, so every count stays as the
+        referee has it.
+        """
+        bit = _BIT[card]
+        stack = self._stack
+        if seat is not None and self._hands[seat] & bit:
+            self._hands[seat] ^= bit
+        elif seat is None and stack and stack[-1] == card:
+            stack.pop()
+        elif card in stack:
+            i = stack.index(card)
+            if seat is None:
+                del stack[i]
+            else:
+                low = self._hands[seat] & -self._hands[seat]
+                self._hands[seat] ^= low
+                stack[i] = _CARD[low]
+        else:
+            holder = next((s for s, hand in enumerate(self._hands) if hand & bit), None)
+            if holder is None:
+                return  # nowhere on the table: violations() will say so
+            self._hands[holder] ^= bit
+            if seat is None:
+                self._hands[holder] |= _BIT[stack.pop()]
+            else:
+                low = self._hands[seat] & -self._hands[seat]
+                self._hands[seat] ^= low
+                self._hands[holder] |= low
 
     @property
     def over(self) -> bool:

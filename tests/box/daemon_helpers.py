@@ -18,8 +18,7 @@ async def started(tmp_path: Path, **config: Any) -> tuple[Daemon, asyncio.Task, 
     cfg = load_config(None, state_dir=str(tmp_path), seed=config.pop("seed", 1), **config)
     daemon = Daemon(cfg, clock=clock, stdin=False, out=lines.append, notify=lambda _m: None)
     task = asyncio.create_task(daemon.run())
-    while "ready" not in lines:
-        await asyncio.sleep(0)
+    await daemon.ready.wait()
     return daemon, task, clock, lines
 
 

@@ -1,0 +1,169 @@
+"""``gamebox demo``: bots play the real box, in the terminal, at a pace a person can follow.
+
+Nothing here plays the games: the daemon runs on the simulated devices, and
+bots at every seat tap control cards to choose the game, then tap cards and
+press the die button through the virtual table, exactly as people would.
+The terminal shows what the box says, its answers, and the LED segments
+(in colour where the terminal has it, as letters where it does not).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import sys
+import tempfile
+import time
+import tomllib
+from pathlib import Path
+from typing import Any, Awaitable, Callable, TextIO
+
+from controller.autoplay import Autoplayer, Input, perform
+from controller.config import load_config
+from controller.daemon import Daemon
+from controller.games import GAME_IDS, engine_class
+from controller.lights import CARD_COLORS, SEAT_COLORS
+from controller.stage import VOICE
+from hardware.clock import Clock
+
+PLAYERS = {"floppy-ears": 3, "pirates": 3, "policecats": 4}
+PACE = 1.2  # seconds between two inputs at speed 1
+
+
+class ScaledClock:
+    """The real clock run ``speed`` times faster: the whole box (call windows, lights) speeds up alike."""
+
+    def __init__(self, speed: float) -> None:
+        self.speed = speed
+        self._start = time.monotonic()
+
+    def monotonic(self) -> float:
+        return (time.monotonic() - self._start) * self.speed
+
+    async def sleep(self, seconds: float) -> None:
+        await asyncio.sleep(max(0.0, seconds) / self.speed)
+
+
+def colour_terminal(stream: TextIO) -> bool:
+    """Colour only on a terminal that is not dumb, unless NO_COLOR says otherwise."""
+    return stream.isatty() and os.environ.get("TERM", "dumb") != "dumb" and "NO_COLOR" not in os.environ
+
+
+_NAMED = {**{name[0].upper(): rgb for name, rgb in CARD_COLORS.items()}, "P": SEAT_COLORS[4], "W": (255, 255, 255)}
+
+
+def pixels_text(pixels: list[tuple[int, int, int]], colour: bool) -> str:
+    """A segment as coloured blocks, or as letters (Y G B R P W, '.' for off) on a plain terminal."""
+    if colour:
+        return "".join(f"\x1b[38;2;{r};{g};{b}m█" if (r, g, b) != (0, 0, 0) else " " for r, g, b in pixels) + "\x1b[0m"
+    out = []
+    for px in pixels:
+        if max(px) < 24:
+            out.append(".")
+            continue
+        letter = min(_NAMED, key=lambda k: sum((a - b) ** 2 for a, b in zip(px, _NAMED[k])))
+        out.append(letter)
+    return "".join(out)
+
+
+def describe(seat: int | None, action: dict[str, Any]) -> str:
+    who = f"player {seat + 1}" if seat is not None else "the table"
+    kind = action["type"]
+    if "card" in action:
+        return f"{who} taps {action['card']}" + (f" and calls {action['call']}" if action.get("call") else "")
+    if kind in ("draw", "pass", "roll"):
+        return f"{who} presses the die button ({kind})"
+    if kind == "choose_color":
+        return f"{who} chooses {action['color']}"
+    if kind == "send_kittens":
+        return f"{who} sends the kittens to player {action['to'] + 1}"
+    return f"{who}: {kind}"
+
+
+class Demo:
+    """The box plus bots, printing as they play."""
+
+    def __init__(self, clock: Clock, wait: Callable[[float], Awaitable[None]], out: TextIO,
+                 colour: bool, language: str = "en", state_dir: Path | None = None, profile: str = "sim") -> None:
+        self.clock, self.wait, self.stream, self.colour = clock, wait, out, colour
+        self.lines = tomllib.loads((VOICE / "lines.toml").read_text(encoding="utf-8"))
+        self.language = language
+        self._state = tempfile.TemporaryDirectory(prefix="gamebox-demo-") if state_dir is None else None
+        config = load_config(None, state_dir=str(state_dir or self._state.name), profile=profile, language=language)
+        self.daemon = Daemon(config, clock=clock, stdin=False, out=lambda _line: None, notify=lambda _m: None)
+        self._seen = 0
+        self._leds = ""
+
+    def say(self, text: str) -> None:
+        self.stream.write(text + "\n")
+        self.stream.flush()
+
+    def echo(self) -> None:
+        """Print what the box said and showed since last time, then its LEDs if they changed."""
+        transcript = self.daemon.stage.transcript
+        for _at, kind, name in transcript[self._seen:]:
+            if kind == "say":
+                text = self.lines.get(name, {}).get(self.language) or self.lines.get(name, {}).get("en", name)
+                self.say(f"    box says: {text}")
+            elif kind == "show" and name in ("rejected", "unknown_card", "other_game", "device_fault"):
+                self.say(f"    box answers: {name.replace('_', ' ')}")
+        self._seen = len(transcript)
+        leds = self.daemon.devices.leds
+        parts = [f"{name} {pixels_text(leds.shown(name), self.colour)}" for name in leds.segments]
+        text = "  ".join(parts)
+        if text != self._leds:
+            self._leds = text
+            self.say(f"    lights: {text}")
+
+    async def play(self, games: list[tuple[str, int]], seed: int) -> list[tuple[str, list[int]]]:
+        """Play each game to its end; return the winners of each."""
+        task = asyncio.create_task(self.daemon.run())
+        await self.daemon.ready.wait()
+        results = []
+        try:
+            for n, (game, players) in enumerate(games):
+                self.say(f"== {game}, {players} players ==")
+                await self._inputs([Input("tap", f"control-game-{game}"), Input("tap", f"control-players-{players}")])
+                box = self.daemon.box
+                auto = Autoplayer(box, seed + n, ["greedy", "random", "forgetful" if game == "floppy-ears" else "greedy"])
+                while not box.engine.over:
+                    seat, action = auto.choose()
+                    self.say(describe(seat, action))
+                    await self._inputs(auto.inputs(action))
+                winners = box.engine.view()["winners"]
+                await self.wait(3.0)
+                self.echo()
+                self.say(f"== {game}: " + ", ".join(f"player {w + 1}" for w in winners) + " won ==")
+                results.append((game, winners))
+        finally:
+            self.daemon.stopping.set()
+            await task
+            if self._state is not None:
+                self._state.cleanup()
+        return results
+
+    async def _inputs(self, inputs: list[Input]) -> None:
+        await perform(self.daemon.devices, inputs, self.wait, pace=PACE)
+        self.echo()
+
+
+def audio_device_likely() -> bool:
+    """Whether a sound server or card is there, so the demo tries real sound only where it can work."""
+    if sys.platform != "linux":
+        return True
+    runtime = Path(os.environ.get("XDG_RUNTIME_DIR", "/nonexistent"))
+    servers = [runtime / "pulse" / "native", runtime / "pipewire-0"]
+    return any(p.exists() for p in servers) or bool(os.environ.get("PULSE_SERVER")) or any(Path("/dev/snd").glob("pcmC*p"))
+
+
+def run_demo(game: str | None, players: int | None, seed: int, speed: float, stream: TextIO = sys.stdout) -> int:
+    """The ``gamebox demo`` command."""
+    games = [(game, players or PLAYERS[game])] if game else [(g, players or PLAYERS[g]) for g in GAME_IDS]
+    for name, count in games:
+        engine_class(name).check_options(count, {})  # OptionsError: one line, before anything starts
+    clock = ScaledClock(speed)
+    profile = "desktop" if audio_device_likely() else "sim"
+    demo = Demo(clock, clock.sleep, stream, colour_terminal(stream), profile=profile)
+    results = asyncio.run(demo.play(games, seed))
+    stream.write("winners: " + "; ".join(f"{g}: {', '.join(str(w + 1) for w in ws)}" for g, ws in results) + "\n")
+    return 0

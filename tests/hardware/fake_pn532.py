@@ -1,0 +1,222 @@
+"""A PN532 answering frames, and the three buses it sits on, faked byte for byte.
+
+adafruit_pn532 runs unchanged against these: it writes real command frames
+and reads real ACK and response frames. The chip understands what the box
+uses: GetFirmwareVersion, SAMConfiguration, InListPassiveTarget (answered
+when a tag lies on it, else left pending as a real chip does) and
+InDataExchange READ.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+
+from tests.hardware.tags import FakeTag
+
+ACK = b"\x00\x00\xff\x00\xff\x00"
+FIRMWARE = bytes([0x32, 0x01, 0x06, 0x07])
+
+
+def frame(data: bytes) -> bytes:
+    length = len(data)
+    return bytes([0x00, 0x00, 0xFF, length, (-length) & 0xFF]) + data + bytes([(-sum(data)) & 0xFF, 0x00])
+
+
+def reverse_bits(byte: int) -> int:
+    return int(f"{byte:08b}"[::-1], 2)
+
+
+class FakePN532:
+    """The chip: takes host frames, queues ACK and response frames."""
+
+    def __init__(self) -> None:
+        self.tag: FakeTag | None = None
+        self.dead = False  # no answer at all, as with a loose wire
+        self.commands: list[int] = []
+        self._outbox: deque[bytes] = deque()
+        self._listening = False
+        self._lock = threading.Lock()
+
+    def receive(self, data: bytes) -> None:
+        if self.dead:
+            return
+        start = data.find(b"\x00\xff")
+        assert start >= 0, f"no start code in {data.hex()}"
+        length = data[start + 2]
+        assert (length + data[start + 3]) & 0xFF == 0, "length checksum"
+        body = data[start + 4 : start + 4 + length]
+        assert (sum(body) + data[start + 4 + length]) & 0xFF == 0, "data checksum"
+        assert body[0] == 0xD4, "not a host-to-PN532 frame"
+        with self._lock:
+            self.commands.append(body[1])
+            self._listening = False
+            self._outbox.clear()
+            self._outbox.append(ACK)
+            self._answer(body[1], body[2:])
+
+    def _answer(self, command: int, params: bytes) -> None:
+        if command == 0x02:
+            self._respond(command, FIRMWARE)
+        elif command == 0x14:
+            self._respond(command, b"")
+        elif command == 0x4A:
+            self._listening = True
+            self._list_if_tag()
+        elif command == 0x40 and params[1] == 0x30:
+            tag = self.tag
+            self._respond(command, b"\x00" + tag.read16(params[2]) if tag else b"\x01")
+        else:
+            self._respond(command, b"")
+
+    def _list_if_tag(self) -> None:
+        tag = self.tag
+        if self._listening and tag is not None:
+            self._listening = False
+            target = bytes([0x01, 0x01, 0x00, 0x44, 0x00, len(tag.uid)]) + tag.uid
+            self._respond(0x4A, target)
+
+    def _respond(self, command: int, payload: bytes) -> None:
+        self._outbox.append(frame(bytes([0xD5, command + 1]) + payload))
+
+    @property
+    def ready(self) -> bool:
+        with self._lock:
+            if self.dead:
+                return False
+            self._list_if_tag()
+            return bool(self._outbox)
+
+    def read(self, count: int) -> bytes:
+        with self._lock:
+            message = self._outbox.popleft() if self._outbox and not self.dead else b""
+        return message.ljust(count, b"\x00")[:count]
+
+    def read_available(self) -> bytes:
+        """Everything queued, for a byte stream (UART)."""
+        with self._lock:
+            if self.dead:
+                return b""
+            self._list_if_tag()
+            data = b"".join(self._outbox)
+            self._outbox.clear()
+            return data
+
+
+class FakeSpiBus:
+    """busio.SPI as adafruit's SPIDevice uses it, wired to a PN532 (LSB first)."""
+
+    def __init__(self, chip: FakePN532) -> None:
+        self.chip = chip
+        self.error: Exception | None = None
+        self.deinited = False
+
+    def try_lock(self) -> bool:
+        return True
+
+    def unlock(self) -> None:
+        pass
+
+    def configure(self, **settings: int) -> None:
+        pass
+
+    def _check(self) -> None:
+        if self.error is not None:
+            raise self.error
+
+    def write(self, buffer: bytes) -> None:
+        self._check()
+        data = bytes(reverse_bits(b) for b in buffer)
+        if data[0] == 0x01:  # data write
+            self.chip.receive(data[1:])
+
+    def write_readinto(self, out: bytearray, into: bytearray) -> None:
+        self._check()
+        operation = reverse_bits(out[0])
+        if operation == 0x02:  # status read
+            answer = bytes([0x00, 0x01 if self.chip.ready else 0x00])
+        else:  # 0x03, data read
+            answer = b"\x00" + self.chip.read(len(out) - 1)
+        into[:] = bytes(reverse_bits(b) for b in answer)
+
+    def deinit(self) -> None:
+        self.deinited = True
+
+
+class FakePin:
+    """digitalio.DigitalInOut, enough for a chip select."""
+
+    def __init__(self, name: str = "") -> None:
+        self.name = name
+        self.value = True
+        self.deinited = False
+
+    def switch_to_output(self, value: bool = False, **_: object) -> None:
+        self.value = value
+
+    def deinit(self) -> None:
+        self.deinited = True
+
+
+class FakeI2CBus:
+    """busio.I2C, wired to a PN532 at 0x24; a dead chip does not acknowledge (OSError 121)."""
+
+    def __init__(self, chip: FakePN532, address: int = 0x24) -> None:
+        self.chip = chip
+        self.address = address
+
+    def try_lock(self) -> bool:
+        return True
+
+    def unlock(self) -> None:
+        pass
+
+    def _check(self, address: int) -> None:
+        if address != self.address or self.chip.dead:
+            raise OSError(121, "Remote I/O error")
+
+    def writeto(self, address: int, buffer: bytes, *, start: int = 0, end: int | None = None) -> None:
+        self._check(address)
+        data = bytes(buffer[start:end])
+        if data:
+            self.chip.receive(data)
+
+    def readfrom_into(self, address: int, buffer: bytearray, *, start: int = 0, end: int | None = None) -> None:
+        self._check(address)
+        end = len(buffer) if end is None else end
+        ready = self.chip.ready
+        buffer[start] = 0x01 if ready else 0x00
+        if end - start > 1 and ready:
+            buffer[start + 1 : end] = self.chip.read(end - start - 1)
+
+
+class FakeUart:
+    """A serial port (pyserial-like) with a PN532 at the other end."""
+
+    def __init__(self, chip: FakePN532) -> None:
+        self.chip = chip
+        self._received = bytearray()
+        self.closed = False
+
+    def write(self, data: bytes) -> int:
+        data = bytes(data)
+        if not data.startswith(b"\x55\x55"):  # the wake-up preamble is not a frame
+            self.chip.receive(data)
+        return len(data)
+
+    @property
+    def in_waiting(self) -> int:
+        self._received += self.chip.read_available()
+        return len(self._received)
+
+    def read(self, count: int) -> bytes:
+        self._received += self.chip.read_available()
+        data = bytes(self._received[:count])
+        del self._received[:count]
+        return data
+
+    def reset_input_buffer(self) -> None:
+        self._received.clear()
+
+    def close(self) -> None:
+        self.closed = True

@@ -1,0 +1,66 @@
+"""Every show in ``controller/shows.toml`` names sounds, spoken lines and lights that exist.
+
+A show naming a missing file would be silent (or dark) exactly when a child
+waits for an answer, so each template is filled with every value it can take.
+"""
+
+from __future__ import annotations
+
+import itertools
+import re
+
+from soundkit import SOUNDS, render
+
+from controller.lights import ANIMATIONS
+from controller.shows import LIGHTS, ShowBook
+
+LINES = render.load_lines()
+SOUND_NAMES = {p.stem for p in SOUNDS.glob("*.wav")}
+
+FOUR_SEATS = [str(s) for s in range(1, 5)]
+DOMAINS: dict[str, list[str]] = {
+    "seat1": [str(s) for s in range(1, 6)],
+    "winner1": [str(s) for s in range(1, 6)],
+    "count": ["2", "4", "6", "8"],  # bottle-post debts (P5)
+    "color": ["yellow", "green", "blue", "red"],
+    "call": ["woof", "woof-woof"],  # the barks of F8 (barked events)
+}
+
+
+def expand(template: str) -> list[str]:
+    """Every name ``template`` can become; Pirate & Co. seats (round won, treasure) go up to 4 (2-4 players)."""
+    keys = re.findall(r"{(\w+)}", template)
+    domains = [FOUR_SEATS if template.startswith(("round-won", "treasure")) and k in ("seat1", "winner1")
+               else DOMAINS[k] for k in keys]
+    names = []
+    for values in itertools.product(*domains):
+        name = template
+        for key, value in zip(keys, values):
+            name = name.replace("{" + key + "}", value, 1)
+        names.append(name)
+    return names
+
+
+def cues() -> list[tuple[str, dict]]:
+    return [(f"{kind}.{name}", fields) for kind, name, fields in ShowBook.load().every_cue()]
+
+
+def test_every_sound_a_show_names_exists() -> None:
+    missing = [f"{cue}: {name}" for cue, fields in cues() if fields["sound"]
+               for name in expand(fields["sound"]) if name not in SOUND_NAMES]
+    assert missing == []
+
+
+def test_every_line_a_show_says_is_in_the_catalogue() -> None:
+    missing = []
+    for cue, fields in cues():
+        say = fields["say"]
+        for template in [say] if isinstance(say, str) else list(say or []):
+            missing += [f"{cue}: {name}" for name in expand(template) if name not in LINES]
+    assert missing == []
+
+
+def test_every_light_a_show_names_is_an_animation() -> None:
+    assert sorted(set(LIGHTS) - set(ANIMATIONS)) == []
+    named = {fields["light"] for _, fields in cues() if fields["light"]}
+    assert sorted(named - set(ANIMATIONS)) == []

@@ -1,0 +1,49 @@
+"""`gamebox demo`: bots play each game to its end on the simulated box, readable in any terminal (issue 6)."""
+
+from __future__ import annotations
+
+import asyncio
+import io
+import re
+
+from controller.cli import main
+from controller.demo import Demo, pixels_text
+from hardware.clock import FakeClock
+
+
+def play(games, colour: bool) -> tuple[list, str]:
+    async def scenario():
+        clock = FakeClock(0)
+        out = io.StringIO()
+        demo = Demo(clock, clock.run_for, out, colour=colour)
+        return await demo.play(games, seed=3), out.getvalue()
+
+    return asyncio.run(scenario())
+
+
+def test_the_demo_plays_a_whole_game_of_each_game_to_its_winners() -> None:
+    results, text = play([("floppy-ears", 3), ("pirates", 2), ("policecats", 4)], colour=False)
+    assert [game for game, _ in results] == ["floppy-ears", "pirates", "policecats"]
+    for game, winners in results:
+        assert winners, game
+        assert f"== {game}: " + ", ".join(f"player {w + 1}" for w in winners) + " won ==" in text
+    assert "box says: Player one, yellow: your turn!" in text
+    assert "player 2 taps" in text and "presses the die button" in text
+    assert "\x1b[" not in text, "a plain terminal gets no escape codes"
+    assert re.search(r"turn-ring [YGBRP.]{12}", text)
+
+
+def test_colour_terminals_see_the_leds_in_colour() -> None:
+    _results, text = play([("floppy-ears", 2)], colour=True)
+    assert "\x1b[38;2;255;170;0m█" in text  # seat 1's yellow on the turn ring
+
+
+def test_pixels_as_letters_name_the_nearest_colour() -> None:
+    assert pixels_text([(255, 170, 0), (0, 0, 0), (250, 5, 5), (0, 60, 255)], colour=False) == "Y.RB"
+
+
+def test_bad_demo_arguments_are_one_line(capsys) -> None:
+    assert main(["demo", "--game", "policecats", "--players", "2"]) == 2
+    err = capsys.readouterr().err
+    assert "3 to 5 players" in err and err.count("\n") == 1
+    assert main(["demo", "--speed", "0"]) == 2
