@@ -66,10 +66,21 @@ def cmd_demo(args: argparse.Namespace) -> int:
         return _fail(str(exc))
 
 
+def cmd_enroll(args: argparse.Namespace) -> int:
+    from controller.enroll import run_enroll
+    from hardware.profile import ProfileError
+
+    try:
+        return run_enroll(args.deck, _config(args))
+    except ProfileError as exc:
+        return _fail(str(exc))
+
+
 def cmd_doctor(args: argparse.Namespace) -> int:
+    from controller.stage import sound_files
     from hardware.doctor import run_doctor
 
-    return run_doctor(args.profile)
+    return run_doctor(args.profile, sounds=sound_files())
 
 
 def _config(args: argparse.Namespace):
@@ -168,6 +179,12 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--speed", type=float, default=1.0, help="how much faster than a person (default 1)")
     p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("enroll", help="teach the box each card's tag, card by card (resumable)")
+    p.add_argument("deck", choices=[*GAME_IDS, "control"])
+    box_options(p)
+    p.add_argument("--profile", help="hardware profile (default: the config's, else sim: tags from stdin)")
+    p.set_defaults(func=cmd_enroll)
 
     p = sub.add_parser("doctor", help="check every device of a hardware profile")
     p.add_argument("--profile", default="sim")

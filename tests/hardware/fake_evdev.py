@@ -33,6 +33,7 @@ class FakeInputDevice:
         self.closed = False
         self.unplugged = False
         self._events: deque[InputEvent] = deque()
+        self.read_nothing = threading.Event()
 
     def grab(self) -> None:
         self.grabbed = True
@@ -45,10 +46,17 @@ class FakeInputDevice:
         self.unplugged = True
         os.write(self._signal, b"u")
 
+    def wake_without_events(self) -> None:
+        """The fd turns readable with nothing to read (a dropped report)."""
+        os.write(self._signal, b"w")
+
     def read(self):
         os.read(self.fd, 1024)
         if self.unplugged:
             raise OSError(19, "No such device")
+        if not self._events:
+            self.read_nothing.set()
+            raise BlockingIOError(11, "Resource temporarily unavailable")  # as evdev's read() does
         events = list(self._events)
         self._events.clear()
         return iter(events)

@@ -9,6 +9,7 @@ no answer, so a wrong SELECT CL2 fails as it would on the table.
 
 from __future__ import annotations
 
+import importlib
 import sys
 import threading
 import types
@@ -184,6 +185,7 @@ def install(monkeypatch) -> Iterator[types.ModuleType]:
     for name in [name for name in sys.modules if name.split(".")[0] == "pirc522"]:
         monkeypatch.delitem(sys.modules, name)
     FakeSpiDev.chips = {}
+    importlib.import_module("pirc522")  # the real pi-rc522 (test dependency), bound to the fakes
     yield gpio
     for name in [name for name in sys.modules if name.split(".")[0] == "pirc522"]:
         del sys.modules[name]

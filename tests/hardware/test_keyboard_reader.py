@@ -48,6 +48,24 @@ def test_a_typed_uid_becomes_a_tag_seen_and_the_device_is_grabbed():
     asyncio.run(scenario())
 
 
+def test_waking_with_nothing_to_read_is_not_a_fault():
+    async def scenario():
+        sink, bus = EventSink(), FakeInputBus()
+        door = reader(sink, bus)
+        door.start()
+        try:
+            device = bus.wait_opened(1)
+            device.wake_without_events()
+            assert device.read_nothing.wait(5)
+            device.type("99")
+            seen = await next_event(sink)
+        finally:
+            door.stop()
+        assert isinstance(seen, TagSeen) and door.fault is None and len(bus.opened) == 1
+
+    asyncio.run(scenario())
+
+
 def test_hex_readers_give_the_uid_bytes_they_type():
     async def scenario():
         sink, bus = EventSink(), FakeInputBus()

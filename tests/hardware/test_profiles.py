@@ -75,6 +75,10 @@ BROKEN = [
         "buttons.die.driver = 'gpoi': the driver must be one of 'sim', 'gpio'",
     ),
     (
+        SIM.replace('[readers.table]\ndriver = "sim"', "[readers.table]"),
+        "readers.table.driver: missing; the driver must be one of 'sim', 'pn532', 'rc522', 'keyboard'",
+    ),
+    (
         SIM.replace("hold_time = 2.0", "hold_tme = 2.0"),
         "buttons.die.hold_tme = 2.0: unknown key; allowed here: driver, bounce_time, hold_time",
     ),

@@ -1,0 +1,106 @@
+"""``gamebox doctor``: is every device of a profile there and working?
+
+Builds the profile's devices, starts them, lights each LED segment in its
+own colour so a parent can see which is which, waits for every device to
+have tried to open, and prints one row per device with what is wrong and
+where it is wired. Presses and taps made while it runs are listed too, so
+"press the die button" is a test. Exit code: 0 all well, 1 a device needs
+attention, 2 the profile itself is wrong.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from collections.abc import Callable, Mapping
+from pathlib import Path
+from typing import TextIO
+
+from hardware.clock import Clock, SystemClock
+from hardware.events import DeviceFault, DeviceRecovered, Event, EventSink
+from hardware.profile import Devices, Profile, ProfileError, build_devices, load_profile
+
+OK, FAULT, PROFILE_ERROR = 0, 1, 2
+
+#: How long each device may take to open (a PN532 with no answer takes 1.5 s).
+OPEN_TIMEOUT = 3.0
+
+_SEGMENT_COLOURS = [(0, 0, 80), (80, 0, 0), (0, 80, 0), (80, 60, 0), (60, 0, 80), (0, 60, 60)]
+
+Build = Callable[[Profile, EventSink, Clock], Devices]
+
+
+def run_doctor(
+    profile: str | Path = "sim",
+    *,
+    build: Build = build_devices,
+    clock: Clock | None = None,
+    settle: float = 1.0,
+    sounds: Mapping[str, str | Path] | None = None,
+    out: TextIO | None = None,
+) -> int:
+    """Check ``profile``'s devices, print the table, return the exit code.
+
+    ``build`` makes the devices (tests pass one that injects faults);
+    ``settle`` is how long to watch for presses and taps once all are open.
+    """
+    out = out or sys.stdout
+    try:
+        loaded = load_profile(profile)
+    except ProfileError as error:
+        print(f"gamebox doctor: {error}", file=out)
+        return PROFILE_ERROR
+    return asyncio.run(_examine(loaded, build, clock or SystemClock(), settle, sounds, out))
+
+
+async def _examine(
+    profile: Profile,
+    build: Build,
+    clock: Clock,
+    settle: float,
+    sounds: Mapping[str, str | Path] | None,
+    out: TextIO,
+) -> int:
+    sink = EventSink()
+    devices = build(profile, sink, clock)
+    devices.start(sounds)
+    try:
+        for device in devices.all():
+            await asyncio.to_thread(device.wait_started, OPEN_TIMEOUT)
+        _light_segments(devices)
+        await clock.sleep(settle)
+        await asyncio.sleep(0)  # let posts from the device threads arrive
+        rows = [(d.device, d.driver, "FAULT" if d.fault else "ok", d.fault or d.describe()) for d in devices.all()]
+    finally:
+        devices.stop()
+    seen = [event for event in sink.drain() if not isinstance(event, DeviceFault | DeviceRecovered)]
+    _print_report(profile, rows, seen, out)
+    return FAULT if any(status == "FAULT" for _, _, status, _ in rows) else OK
+
+
+def _light_segments(devices: Devices) -> None:
+    leds = devices.leds
+    for index, name in enumerate(leds.segments):
+        leds.segment(name).fill(_SEGMENT_COLOURS[index % len(_SEGMENT_COLOURS)])
+    leds.show()
+
+
+def _print_report(profile: Profile, rows: list[tuple[str, str, str, str]], seen: list[Event], out: TextIO) -> None:
+    print(f"gamebox doctor: profile {profile.name} ({profile.source})", file=out)
+    header = ("device", "driver", "status", "detail")
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(3)]
+    for row in [header, *rows]:
+        print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False)) + "  " + row[3], file=out)
+    for event in seen:
+        print(f"seen: {_describe_event(event)}", file=out)
+    faults = sum(1 for row in rows if row[2] == "FAULT")
+    if faults:
+        print(f"{faults} device{'s' if faults > 1 else ''} need{'' if faults > 1 else 's'} attention.", file=out)
+    else:
+        print("All devices work.", file=out)
+
+
+def _describe_event(event: Event) -> str:
+    fields = {name: getattr(event, name) for name in event.__dataclass_fields__ if name != "at"}
+    text = ", ".join(f"{name}={value.hex() if isinstance(value, bytes) else value}" for name, value in fields.items())
+    return f"{type(event).__name__}({text})"

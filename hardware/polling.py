@@ -1,0 +1,156 @@
+"""The thread behind a reader that must be asked, again and again, what lies on it.
+
+PN532 and RC522 chips do not announce a card; a thread polls them. This
+class owns that thread and everything the two have in common: turning a
+stream of "uid or nothing" into TagSeen and TagGone edges, reading a new
+card's text once, and surviving I/O errors by closing the chip, reporting
+one fault, retrying with growing waits and reporting the recovery.
+Subclasses only say how to open, poll, read text and close.
+"""
+
+from __future__ import annotations
+
+import logging
+from collections import OrderedDict
+
+from hardware.clock import Clock
+from hardware.events import EventSink, TagGone, TagSeen
+from hardware.faults import Backoff, FaultReporter
+from hardware.interfaces import TagReader
+from hardware.ndef_text import TagReadError
+from hardware.worker import Worker
+
+log = logging.getLogger(__name__)
+
+_TEXT_CACHE = 256
+
+
+class PollingReader(TagReader):
+    """A polled reader in a thread of its own; stop() ends it within one poll."""
+
+    def __init__(
+        self,
+        name: str,
+        sink: EventSink,
+        clock: Clock,
+        *,
+        read_text: bool = True,
+        gone_after: int = 2,
+        interval: float = 0.05,
+        backoff: Backoff | None = None,
+    ) -> None:
+        self.name = name
+        self.device = f"reader:{name}"
+        self._sink = sink
+        self._clock = clock
+        self._faults = FaultReporter(self.device, sink, clock)
+        self.read_text = read_text
+        self.gone_after = gone_after
+        self.interval = interval
+        self._backoff = backoff or Backoff()
+        self._worker = Worker(self.device, self._run)
+        self._present: bytes | None = None
+        self._misses = 0
+        self._texts: OrderedDict[bytes, str | None] = OrderedDict()
+
+    # -- what a chip driver provides (called on the reader thread) -------------
+    def _open(self) -> None:
+        raise NotImplementedError
+
+    def _poll(self) -> bytes | None:
+        """The uid on the reader now, or None; raise on an I/O failure."""
+        raise NotImplementedError
+
+    def _read_text(self, uid: bytes) -> str | None:
+        """The NDEF text of the card just polled, or None; TagReadError if it went away."""
+        return None
+
+    def _close(self) -> None:
+        raise NotImplementedError
+
+    # -- life cycle ------------------------------------------------------------
+    def start(self) -> None:
+        self._worker.start()
+
+    def stop(self) -> None:
+        self._worker.stop()
+
+    def wait_started(self, timeout: float) -> bool:
+        return self._worker.tried.wait(timeout)
+
+    # -- the thread ------------------------------------------------------------
+    def _run(self) -> None:
+        stopping = self._worker.stopping
+        opened = False
+        while not stopping.is_set():
+            try:
+                if not opened:
+                    self._open()
+                    opened = True
+                uid = self._poll()
+                text = self._text_for(uid) if uid is not None and uid != self._present else None
+            except Exception as error:  # whatever the chip library raises
+                self._fail(error)
+                if opened:
+                    self._safe_close()
+                    opened = False
+                stopping.wait(self._backoff.next())
+                continue
+            self._backoff.reset()
+            self._faults.ok()
+            self._worker.tried.set()
+            self._update(uid, text)
+            if self.interval:
+                stopping.wait(self.interval)
+        if opened:
+            self._safe_close()
+
+    def _text_for(self, uid: bytes) -> str | None:
+        """The card's text, read once per card and remembered afterwards."""
+        if not self.read_text:
+            return None
+        if uid in self._texts:
+            self._texts.move_to_end(uid)
+            return self._texts[uid]
+        try:
+            text = self._read_text(uid)
+        except TagReadError as error:
+            log.info("%s: text of %s not read: %s", self.device, uid.hex(), error)
+            return None
+        self._texts[uid] = text
+        if len(self._texts) > _TEXT_CACHE:
+            self._texts.popitem(last=False)
+        return text
+
+    def _update(self, uid: bytes | None, text: str | None) -> None:
+        if uid is None:
+            self._misses += 1
+            if self._present is not None and self._misses >= self.gone_after:
+                self._gone()
+            return
+        self._misses = 0
+        if uid == self._present:
+            return
+        if self._present is not None:
+            self._gone()
+        self._present = uid
+        self._sink.post(TagSeen(self.name, uid, text, at=self._clock.monotonic()))
+
+    def _gone(self) -> None:
+        uid, self._present = self._present, None
+        if uid is not None:
+            self._sink.post(TagGone(self.name, uid, at=self._clock.monotonic()))
+
+    def _fail(self, error: Exception) -> None:
+        # A failed reader no longer knows what lies on it: the card is gone
+        # for the box, and is seen again once the reader is back.
+        self._gone()
+        self._misses = 0
+        self._faults.fault(f"{type(error).__name__}: {error}" if str(error) else type(error).__name__)
+        self._worker.tried.set()
+
+    def _safe_close(self) -> None:
+        try:
+            self._close()
+        except Exception:  # the chip is already in trouble; closing is best effort
+            log.debug("%s: close failed", self.device, exc_info=True)
