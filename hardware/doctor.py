@@ -68,6 +68,7 @@ async def _examine(
         for device in devices.all():
             await asyncio.to_thread(device.wait_started, OPEN_TIMEOUT)
         _light_segments(devices)
+        _play_test_sound(devices)
         await clock.sleep(settle)
         await asyncio.sleep(0)  # let posts from the device threads arrive
         rows = [(d.device, d.driver, "FAULT" if d.fault else "ok", d.fault or d.describe()) for d in devices.all()]
@@ -76,6 +77,37 @@ async def _examine(
     seen = [event for event in sink.drain() if not isinstance(event, DeviceFault | DeviceRecovered)]
     _print_report(profile, rows, seen, out)
     return FAULT if any(status == "FAULT" for _, _, status, _ in rows) else OK
+
+
+#: (words in a fault message, the likely fix), first match wins: what a person can do about it.
+FIXES: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("spidev", "no such file"), "SPI is not enabled: sudo raspi-config nonint do_spi 0, then reboot"),
+    (("spidev", "permission"), "the user is not in the spi group: sudo usermod -aG spi $USER, then log in again"),
+    (("i2c", "no such file"), "I2C is not enabled: sudo raspi-config nonint do_i2c 0, then reboot"),
+    (("i2c", "permission"), "the user is not in the i2c group: sudo usermod -aG i2c $USER"),
+    (("gpio", "permission"), "the user is not in the gpio group: sudo usermod -aG gpio $USER"),
+    (("pn532",), "check the wiring and the reader's chip-select (cs_pin) in the profile"),
+    (("timed out",), "check the wiring and the reader's chip-select (cs_pin) in the profile"),
+    (("/dev/input",), "the reader is not plugged in, or not at this path: ls /dev/input/by-id"),
+    (("audio",), "no sound card: check aplay -l, the audio cable, or the speaker in the profile"),
+    (("sounds not loaded",), "sound files are missing: reinstall, or regenerate them (sounds/README.md)"),
+    (("/dev/tty", "serial"), "the die puck is not plugged in, or not at this port"),
+)
+
+
+def likely_fix(message: str) -> str:
+    """The most likely fix for a device's fault message, or a general hint."""
+    text = message.lower()
+    for words, fix in FIXES:
+        if all(word in text for word in words):
+            return fix
+    return "check the device's wiring and its settings in the profile"
+
+
+def _play_test_sound(devices: Devices) -> None:
+    speaker = devices.speaker
+    if speaker.sounds and not speaker.fault:
+        speaker.play("card-ok" if "card-ok" in speaker.sounds else speaker.sounds[0])
 
 
 def _light_segments(devices: Devices) -> None:
@@ -91,6 +123,9 @@ def _print_report(profile: Profile, rows: list[tuple[str, str, str, str]], seen:
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(3)]
     for row in [header, *rows]:
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False)) + "  " + row[3], file=out)
+    for device, _driver, status, detail in rows:
+        if status == "FAULT":
+            print(f"fix {device}: {likely_fix(detail)}", file=out)
     for event in seen:
         print(f"seen: {_describe_event(event)}", file=out)
     faults = sum(1 for row in rows if row[2] == "FAULT")

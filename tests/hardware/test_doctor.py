@@ -45,6 +45,7 @@ def test_a_profile_with_a_reader_that_is_not_plugged_in_needs_attention(tmp_path
     assert (driver, status) == ("keyboard", "FAULT")
     assert detail.startswith(f"cannot open {missing}")
     assert row(lines, "leds")[2] == "ok"
+    assert "fix reader:table: the reader is not plugged in, or not at this path: ls /dev/input/by-id" in lines
     assert lines[-1] == "1 device needs attention."
 
 
@@ -62,6 +63,7 @@ def test_devices_can_be_injected_with_faults_and_taps():
     code, lines = doctor("sim", build=build)
     assert code == 1
     assert row(lines, "speaker")[2:] == ["FAULT", "no audio device"]
+    assert "fix speaker: no sound card: check aplay -l, the audio cable, or the speaker in the profile" in lines
     assert "seen: TagSeen(reader=table, uid=04a1b2c3d4e5f6, text=red-3)" in lines
     frames = built["leds"].frames
     assert any(pixel != (0, 0, 0) for frame in frames for pixel in frame.pixels), "segments lit while checking"
@@ -74,3 +76,26 @@ def test_a_broken_profile_is_exit_code_2_and_one_line(tmp_path):
     code, lines = doctor(str(path))
     assert code == 2
     assert lines == [f"gamebox doctor: {path}: leds.strips.main.pixels = -1: must be greater than or equal to 1"]
+
+
+def test_the_sim_profile_plays_a_test_sound(tmp_path):
+    wav = tmp_path / "card-ok.wav"
+    wav.write_bytes(b"RIFF")
+    built = {}
+
+    def build(profile, sink, clock):
+        built["devices"] = build_devices(profile, sink, clock)
+        return built["devices"]
+
+    code, _lines = doctor("sim", build=build, sounds={"card-ok": wav})
+    assert code == 0
+    assert [p.name for p in built["devices"].speaker.played] == ["card-ok"]
+
+
+def test_likely_fixes_name_what_a_person_can_do():
+    from hardware.doctor import likely_fix
+
+    assert "raspi-config nonint do_spi 0" in likely_fix("[Errno 2] No such file or directory: '/dev/spidev0.0'")
+    assert "spi group" in likely_fix("[Errno 13] Permission denied: '/dev/spidev0.0'")
+    assert "cs_pin" in likely_fix("RuntimeError: Did not receive expected ACK from PN532!")
+    assert "wiring" in likely_fix("something nobody foresaw")
