@@ -76,6 +76,16 @@ def cmd_enroll(args: argparse.Namespace) -> int:
         return _fail(str(exc))
 
 
+def cmd_tags(args: argparse.Namespace) -> int:
+    from controller.enroll import run_write
+    from hardware.profile import ProfileError
+
+    try:
+        return run_write(args.deck, _config(args))
+    except ProfileError as exc:
+        return _fail(str(exc))
+
+
 def cmd_doctor(args: argparse.Namespace) -> int:
     from controller.stage import sound_files
     from hardware.doctor import run_doctor
@@ -185,6 +195,14 @@ def build_parser() -> argparse.ArgumentParser:
     box_options(p)
     p.add_argument("--profile", help="hardware profile (default: the config's, else sim: tags from stdin)")
     p.set_defaults(func=cmd_enroll)
+
+    p = sub.add_parser("tags", help="write card ids onto blank NTAG stickers")
+    tags = p.add_subparsers(dest="tags_command", required=True, metavar="ACTION")
+    p = tags.add_parser("write", help="write each card id of a deck as an NDEF text record (PN532)")
+    p.add_argument("deck", choices=[*GAME_IDS, "control"])
+    box_options(p)
+    p.add_argument("--profile", help="hardware profile (default: the config's, else sim: stickers from stdin)")
+    p.set_defaults(func=cmd_tags)
 
     p = sub.add_parser("doctor", help="check every device of a hardware profile")
     p.add_argument("--profile", default="sim")

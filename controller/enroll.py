@@ -1,19 +1,24 @@
-"""``gamebox enroll DECK``: teach the box which tag is which card, one card at a time.
+"""Teaching the box its tags: ``gamebox enroll DECK`` and ``gamebox tags write DECK``.
 
-The box names each card (a terminal line, a spoken prompt and a light), the
-player taps that card's tag, and the registry remembers it. A tag already
-enrolled as another card is refused. Stopping half-way is fine: the next
-``enroll`` of the same deck starts at the first card not yet enrolled.
+Enrolment: the box names each card (a terminal line, a spoken prompt and a
+light), the player taps that card's tag, and the registry remembers it. A
+tag already enrolled as another card is refused. Stopping half-way is fine:
+the next ``enroll`` of the same deck starts at the first card not yet
+enrolled.
+
+Writing: each card's id goes onto a blank NTAG sticker as an NDEF text
+record, so any box reads it without enrolment; the registry learns the uid
+as well. A sticker that already names a card is left alone.
 """
 
 from __future__ import annotations
 
 import asyncio
-import logging
-from typing import Any, Callable
+from contextlib import asynccontextmanager
+from typing import Any, AsyncIterator, Awaitable, Callable
 
 from controller.config import Config
-from controller.decks import DECKS, enrollable
+from controller.decks import deck_of, enrollable
 from controller.shows import ShowBook
 from controller.siminput import SimInput
 from controller.stage import DeviceStage
@@ -21,10 +26,6 @@ from controller.tags import Registry, TagTaken
 from hardware.clock import Clock, SystemClock
 from hardware.events import DeviceFault, EventSink, TagSeen
 from hardware.profile import build_devices, load_profile
-
-log = logging.getLogger("gamebox.enroll")
-
-DECK_NAMES: tuple[str, ...] = (*DECKS, "control")
 
 
 class Enrolment:
@@ -66,52 +67,146 @@ class Enrolment:
         self.ask()
 
 
-async def enroll_loop(deck: str, config: Config, clock: Clock, out: Callable[[str], None], stdin: bool) -> int:
-    """Run an enrolment on the profile's devices until the deck is complete (or input ends)."""
+class StickerWriter:
+    """The walk through one deck's stickers."""
+
+    def __init__(self, deck: str, registry: Registry, stage: Any, out: Callable[[str], None]) -> None:
+        self.deck, self.registry, self.stage, self.out = deck, registry, stage, out
+        self.cards = list(enrollable(deck))
+        self.index = 0
+
+    @property
+    def done(self) -> bool:
+        return self.index >= len(self.cards)
+
+    def ask(self) -> None:
+        if self.done:
+            self.out(f"{self.deck}: all {len(self.cards)} stickers written")
+            self.stage.show("enrolled")
+            return
+        self.out(f"{self.deck} {self.index + 1}/{len(self.cards)}: lay a blank sticker for {self.cards[self.index]}")
+        self.stage.prompt("enroll-next", card=self.cards[self.index])
+
+    async def sticker(self, reader: Any, seen: TagSeen) -> None:
+        """A sticker lies on the reader: write the card asked for onto it, unless it names a card already."""
+        card = self.cards[self.index]
+        if seen.text and deck_of(seen.text):
+            self.out(f"this sticker already says {seen.text}: lay a blank one for {card}")
+            self.stage.show("rejected", code="card_elsewhere")
+            return
+        try:
+            uid = await asyncio.wrap_future(reader.write_text(card, seen.uid))
+            self.registry.enroll(uid, card)
+        except TagTaken as exc:
+            self.out(f"refused: {exc}; lay a blank sticker for {card}")
+            self.stage.show("rejected", code="card_elsewhere")
+            return
+        except Exception as exc:  # the reader's or the tag's: say it, and ask again
+            self.out(f"writing failed ({exc}); lay the sticker on the reader again")
+            self.stage.show("rejected", code="wrong_action")
+            return
+        self.out(f"{card} written on {uid.hex()}")
+        self.stage.show("accepted", action="write")
+        self.index += 1
+        self.ask()
+
+
+Feed = Callable[[Any], Awaitable[None]]
+
+
+def stdin_feed(clock: Clock, out: Callable[[str], None]) -> Feed:
+    """Standard input driving the simulated reader; a sticker lies there until the next one is laid."""
+    return lambda devices: SimInput(devices, clock, out, lift=False).read_stdin()
+
+
+@asynccontextmanager
+async def tag_session(config: Config, clock: Clock, feed: Feed | None):
+    """The profile's devices, a stage and the registry, with the tag events as an async iterator.
+
+    ``feed`` (the sim profile's standard input, or a test) drives the
+    simulated devices; the events end when it does.
+    """
     sink = EventSink(asyncio.get_running_loop())
     devices = build_devices(load_profile(config.profile), sink, clock)
     stage = DeviceStage.for_devices(devices, ShowBook.load(), clock, config)
     registry = Registry(config.state_dir / "tags.sqlite")
-    enrolment = Enrolment(deck, registry, stage, out)
     devices.start(stage.sounds)
-    feeder = None
-    try:
-        if len(enrolment.left) < enrolment.total:
-            out(f"resuming: {enrolment.total - len(enrolment.left)} of {enrolment.total} already enrolled")
-        enrolment.ask()
-        stage.tick()
-        if stdin:
-            feeder = asyncio.create_task(SimInput(devices, clock, out).read_stdin())
-        def handle(event: Any) -> None:
-            if isinstance(event, TagSeen):
-                enrolment.tag(event.uid)
-            elif isinstance(event, DeviceFault):
-                out(f"device problem: {event.device}: {event.message}")
-            stage.tick()
+    feeder = asyncio.create_task(feed(devices)) if feed else None
 
-        while not enrolment.done:
+    async def events() -> AsyncIterator[Any]:
+        while True:
             if feeder is not None and feeder.done():
-                await asyncio.sleep(0.05)  # standard input ended: take what it still sent, then stop
+                await asyncio.sleep(0.05)  # input ended: take what it still sent
                 for event in sink.drain():
-                    handle(event)
-                break
+                    yield event
+                return
             getter = asyncio.create_task(sink.get())
             await asyncio.wait({getter} | ({feeder} if feeder else set()), return_when=asyncio.FIRST_COMPLETED)
             if getter.done():
-                handle(getter.result())
+                yield getter.result()
             else:
                 getter.cancel()
+
+    try:
+        yield devices, stage, registry, events()
     finally:
         if feeder is not None:
             feeder.cancel()
         devices.stop()
         registry.close()
-    if not enrolment.done:
-        out(f"stopped with {len(enrolment.left)} cards left; run enroll {deck} again to go on")
-        return 1
+
+
+async def enroll_loop(deck: str, config: Config, clock: Clock, out: Callable[[str], None], feed: Feed | None) -> int:
+    """Enrol a deck on the profile's reader until it is complete (or input ends)."""
+    async with tag_session(config, clock, feed) as (_devices, stage, registry, events):
+        enrolment = Enrolment(deck, registry, stage, out)
+        if len(enrolment.left) < enrolment.total:
+            out(f"resuming: {enrolment.total - len(enrolment.left)} of {enrolment.total} already enrolled")
+        enrolment.ask()
+        stage.tick()
+        async for event in events:
+            if isinstance(event, TagSeen):
+                enrolment.tag(event.uid)
+            elif isinstance(event, DeviceFault):
+                out(f"device problem: {event.device}: {event.message}")
+            stage.tick()
+            if enrolment.done:
+                break
+        if not enrolment.done:
+            out(f"stopped with {len(enrolment.left)} cards left; run enroll {deck} again to go on")
+            return 1
     return 0
 
 
-def run_enroll(deck: str, config: Config, clock: Clock | None = None, out: Callable[[str], None] = print) -> int:
+async def write_loop(deck: str, config: Config, clock: Clock, out: Callable[[str], None], feed: Feed | None) -> int:
+    """Write a deck's ids onto blank stickers, one after another."""
+    async with tag_session(config, clock, feed) as (devices, stage, registry, events):
+        reader = next(iter(devices.readers.values()), None)
+        if reader is None or not hasattr(reader, "write_text"):
+            out("this profile has no reader that can write stickers (a PN532 can)")
+            return 2
+        writer = StickerWriter(deck, registry, stage, out)
+        writer.ask()
+        async for event in events:
+            if isinstance(event, TagSeen):
+                await writer.sticker(reader, event)
+            elif isinstance(event, DeviceFault):
+                out(f"device problem: {event.device}: {event.message}")
+            stage.tick()
+            if writer.done:
+                break
+        return 0 if writer.done else 1
+
+
+def run_enroll(deck: str, config: Config, out: Callable[[str], None] = print) -> int:
     """The ``gamebox enroll`` command."""
-    return asyncio.run(enroll_loop(deck, config, clock or SystemClock(), out, stdin=config.profile == "sim"))
+    clock = SystemClock()
+    feed = stdin_feed(clock, out) if config.profile == "sim" else None
+    return asyncio.run(enroll_loop(deck, config, clock, out, feed))
+
+
+def run_write(deck: str, config: Config, out: Callable[[str], None] = print) -> int:
+    """The ``gamebox tags write`` command."""
+    clock = SystemClock()
+    feed = stdin_feed(clock, out) if config.profile == "sim" else None
+    return asyncio.run(write_loop(deck, config, clock, out, feed))

@@ -27,8 +27,9 @@ def card_uid(card: str) -> bytes:
 class SimInput:
     """Turns text lines into presses and taps on a profile's simulated devices."""
 
-    def __init__(self, devices: Any, clock: Clock, out: Callable[[str], None]) -> None:
-        self.devices, self.clock, self.out = devices, clock, out
+    def __init__(self, devices: Any, clock: Clock, out: Callable[[str], None], lift: bool = True) -> None:
+        """``lift``: a tapped card is lifted at once; without it, it lies there until the next tap or ``remove``."""
+        self.devices, self.clock, self.out, self.lift = devices, clock, out, lift
 
     async def read_stdin(self) -> None:
         """Run every line of standard input, in order, until it ends.
@@ -81,4 +82,5 @@ class SimInput:
             uid, text = card_uid(what), what
         reader.tap(uid, text)
         await asyncio.sleep(0)
-        reader.remove()
+        if self.lift:
+            reader.remove()

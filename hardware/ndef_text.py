@@ -101,3 +101,43 @@ def text_of_message(message: bytes) -> str | None:
     except ndef.DecodeError:
         return None
     return None
+
+
+# -- writing ---------------------------------------------------------------------
+
+#: Writes 4 bytes to one page; returns False when the tag did not take them.
+WritePage = Callable[[int, bytes], bool]
+
+
+class TagWriteError(Exception):
+    """The tag did not take a page (lifted, locked, or too small)."""
+
+
+def text_pages(text: str, language: str = "en") -> bytes:
+    """The NDEF TLV for one text record, terminated and padded to whole pages, to write from page 4."""
+    import ndef
+
+    message = b"".join(ndef.message_encoder([ndef.TextRecord(text, language)]))
+    if len(message) >= 0xFF:
+        raise ValueError(f"text of {len(text)} characters is too long for a short NDEF TLV")
+    tlv = bytes([_NDEF, len(message)]) + message + bytes([_TERMINATOR])
+    return tlv + bytes(-len(tlv) % PAGE)
+
+
+def write_ndef_text(write: WritePage, read: ReadChunk, text: str, language: str = "en") -> None:
+    """Write ``text`` as the tag's only NDEF record and read it back; raise TagWriteError if it did not hold.
+
+    Page 3 (the capability container) is checked, not written: a blank NTAG21x
+    comes formatted for NDEF, and rewriting it could lock the tag.
+    """
+    head = _chunk(read, CC_PAGE)
+    if head[0] != _CC_MAGIC:
+        raise TagWriteError("not an NDEF-formatted NTAG (no capability container)")
+    data = text_pages(text, language)
+    if len(data) > head[2] * 8:
+        raise TagWriteError(f"{len(data)} bytes do not fit on this tag ({head[2] * 8} bytes)")
+    for index in range(0, len(data), PAGE):
+        if not write(DATA_PAGE + index // PAGE, data[index:index + PAGE]):
+            raise TagWriteError(f"page {DATA_PAGE + index // PAGE} was not written")
+    if read_ndef_text(read) != text:
+        raise TagWriteError("the text did not read back")

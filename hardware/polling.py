@@ -11,7 +11,9 @@ Subclasses only say how to open, poll, read text and close.
 from __future__ import annotations
 
 import logging
+import queue
 from collections import OrderedDict
+from concurrent.futures import Future
 
 from hardware.clock import Clock
 from hardware.events import EventSink, TagGone, TagSeen
@@ -52,6 +54,7 @@ class PollingReader(TagReader):
         self._present: bytes | None = None
         self._misses = 0
         self._texts: OrderedDict[bytes, str | None] = OrderedDict()
+        self._writes: queue.SimpleQueue[tuple[str, bytes | None, Future[bytes]]] = queue.SimpleQueue()
 
     # -- what a chip driver provides (called on the reader thread) -------------
     def _open(self) -> None:
@@ -67,6 +70,39 @@ class PollingReader(TagReader):
 
     def _close(self) -> None:
         raise NotImplementedError
+
+    def _write_text(self, uid: bytes, text: str) -> None:
+        """Write ``text`` as the NDEF record of the card on the reader; raise if it did not hold."""
+        raise NotImplementedError(f"{self.driver} readers cannot write tags")
+
+    # -- writing -----------------------------------------------------------------
+    def write_text(self, text: str, uid: bytes | None = None) -> Future[bytes]:
+        """Write ``text`` onto the card lying on the reader (the reader's thread does it between polls).
+
+        The future gives the card's uid, or the error; it fails at once when
+        no card lies there, or (given ``uid``) when another card does.
+        """
+        future: Future[bytes] = Future()
+        self._writes.put((text, uid, future))
+        return future
+
+    def _do_writes(self) -> None:
+        while True:
+            try:
+                text, expected, future = self._writes.get_nowait()
+            except queue.Empty:
+                return
+            uid = self._present
+            if uid is None or expected not in (None, uid):
+                future.set_exception(LookupError("that card is no longer on the reader"))
+                continue
+            try:
+                self._write_text(uid, text)
+            except Exception as error:  # the chip library's, or TagWriteError
+                future.set_exception(error)
+                continue
+            self._texts[uid] = text
+            future.set_result(uid)
 
     # -- life cycle ------------------------------------------------------------
     def start(self) -> None:
@@ -100,6 +136,7 @@ class PollingReader(TagReader):
             self._faults.ok()
             self._worker.tried.set()
             self._update(uid, text)
+            self._do_writes()
             if self.interval:
                 stopping.wait(self.interval)
         if opened:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Mapping, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -116,6 +117,8 @@ class SimReader(TagReader, _Breakable):
         self._lock = threading.Lock()
         self._running = False
         self.present: bytes | None = None
+        #: Text records written onto cards, by uid.
+        self.written: dict[bytes, str] = {}
 
     def start(self) -> None:
         self._running = True
@@ -124,13 +127,25 @@ class SimReader(TagReader, _Breakable):
         self._running = False
 
     def tap(self, uid: bytes | str, text: str | None = None) -> None:
-        """Put a card on the reader."""
+        """Put a card on the reader (a card written earlier carries the text written on it)."""
         with self._lock:
             if not self._running or self.broken:
                 return
             self._lift()
             self.present = as_uid(uid)
+            text = text if text is not None else self.written.get(self.present)
             self._sink.post(TagSeen(self.name, self.present, text, at=self._clock.monotonic()))
+
+    def write_text(self, text: str, uid: bytes | None = None) -> Future[bytes]:
+        """Write ``text`` onto the card lying on the reader (``uid``: only if it is that card), as the PN532 does."""
+        future: Future[bytes] = Future()
+        with self._lock:
+            if self.present is None or self.broken or uid not in (None, self.present):
+                future.set_exception(LookupError("that card is no longer on the reader"))
+            else:
+                self.written[self.present] = text
+                future.set_result(self.present)
+        return future
 
     def remove(self) -> None:
         """Lift the card off the reader."""

@@ -726,3 +726,19 @@ def test_greedy_makes_the_call() -> None:
     decision = table.decision()
     assert play(0, "red-pirate-8") in decision.actions  # a forgetful table offers the forgotten call
     assert best(table) == play(0, "red-pirate-8", "mau")
+
+
+def test_a_stray_card_the_referee_accepted_is_taken_from_wherever_it_lay() -> None:
+    """The box accepts any card it has not seen elsewhere; the table keeps every count the referee keeps."""
+    table = PiratesTable(3, {}, 4)
+    stray = next(c for c in table.hand(1) if CARDS[c][1].isdigit())
+    assert isinstance(table.act({"type": "start_card", "card": stray}), Outcome)  # from a hand, not the stack
+    assert table.violations() == [] and table.pile() == [stray]
+    colour = CARDS[stray][0]
+    from_stack = next(c for c in table.stack() if CARDS[c][0] == colour and CARDS[c][1].isdigit())
+    assert isinstance(table.act(play(0, from_stack)), Outcome)
+    assert table.violations() == []
+    from_other = next((c for c in table.hand(2) if CARDS[c][0] == colour and CARDS[c][1].isdigit()), None)
+    if from_other is not None:
+        assert isinstance(table.act(play(1, from_other)), Outcome)
+        assert table.violations() == []

@@ -21,7 +21,7 @@ from typing import Any
 
 from hardware.clock import Clock
 from hardware.events import EventSink
-from hardware.ndef_text import read_ndef_text
+from hardware.ndef_text import TagWriteError, read_ndef_text, write_ndef_text
 from hardware.polling import PollingReader
 
 NTAG_UID_LENGTH = 7
@@ -77,6 +77,11 @@ class Pn532Reader(PollingReader):
         if len(uid) != NTAG_UID_LENGTH:
             return None  # MIFARE Classic and others: no NTAG memory layout
         return read_ndef_text(self._chip.mifare_classic_read_block)
+
+    def _write_text(self, uid: bytes, text: str) -> None:
+        if len(uid) != NTAG_UID_LENGTH:
+            raise TagWriteError("only NTAG21x stickers (7-byte uids) can be written")
+        write_ndef_text(self._chip.ntag2xx_write_block, self._chip.mifare_classic_read_block, text)
 
     def _close(self) -> None:
         release, self._release, self._chip = self._release, (lambda: None), None

@@ -66,6 +66,10 @@ class FakePN532:
         elif command == 0x40 and params[1] == 0x30:
             tag = self.tag
             self._respond(command, b"\x00" + tag.read16(params[2]) if tag else b"\x01")
+        elif command == 0x40 and params[1] == 0xA2:  # NTAG WRITE: one 4-byte page
+            tag = self.tag
+            ok = tag is not None and tag.write4(params[2], params[3:7])
+            self._respond(command, b"\x00" if ok else b"\x01")
         else:
             self._respond(command, b"")
 

@@ -46,6 +46,14 @@ class FakeTag:
         data = ndef_tlv(text_message(text)) if text is not None else b"\x03\x00\xfe"
         return cls(uid, ntag_memory(uid, data))
 
+    def write4(self, page: int, data: bytes) -> bool:
+        """Write one user page (from page 4 up); False for the read-only head or past the end."""
+        start = page * 4
+        if page < 4 or start + 4 > len(self.memory):
+            return False
+        self.memory[start : start + 4] = data
+        return True
+
     def read16(self, page: int) -> bytes:
         start = page * 4
         return bytes(self.memory[start : start + 16]).ljust(16, b"\x00")

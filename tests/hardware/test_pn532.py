@@ -210,3 +210,41 @@ def test_connect_spi_uses_the_ports_pins_and_the_chip_select_gpio(monkeypatch):
 
 
 FIRMWARE_VERSION = (0x32, 0x01, 0x06, 0x07)
+
+
+def test_a_blank_sticker_is_written_with_a_card_id_and_reads_back():
+    """``gamebox tags write``: the card id as an NDEF text record on a blank NTAG21x."""
+
+    async def scenario():
+        sink, chip = EventSink(), FakePN532()
+        table = reader(sink, on_spi(chip))
+        table.start()
+        try:
+            chip.tag = FakeTag.ntag(UID7)  # blank: an empty NDEF message
+            seen = await next_event(sink)
+            uid = await asyncio.wrap_future(table.write_text("parrot-2"))
+        finally:
+            table.stop()
+        assert seen.text is None and uid == UID7
+        from hardware.ndef_text import read_ndef_text
+
+        assert read_ndef_text(chip.tag.read16) == "parrot-2"
+
+    asyncio.run(scenario())
+
+
+def test_writing_with_no_card_on_the_reader_fails_at_once():
+    async def scenario():
+        sink, chip = EventSink(), FakePN532()
+        table = reader(sink, on_spi(chip))
+        table.start()
+        try:
+            future = table.write_text("red-1")
+            error = await asyncio.wrap_future(future)
+        except LookupError as exc:
+            error = exc
+        finally:
+            table.stop()
+        assert isinstance(error, LookupError)
+
+    asyncio.run(scenario())

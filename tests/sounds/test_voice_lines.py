@@ -44,7 +44,8 @@ def test_every_prompt_the_box_gives_is_in_the_catalogue() -> None:
 
 
 def test_every_prompt_has_a_line_in_every_language() -> None:
-    gaps = [f"{pid}/{lang}" for pid, lines in LINES.items() for lang in LANGUAGES if not str(lines.get(lang, "")).strip()]
+    gaps = [f"{pid}/{lang}" for pid, lines in LINES.items() for lang in LANGUAGES
+            if not str(lines.get(lang, "")).strip()]
     assert gaps == []
     assert {lang for lines in LINES.values() for lang in lines} == set(LANGUAGES)
 
