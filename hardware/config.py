@@ -141,7 +141,7 @@ class SimSpeakerConfig(SpeakerSettings):
 class PygameSpeakerConfig(SpeakerSettings):
     driver: Literal["pygame"]
     audio_driver: str | None = None
-    frequency: Literal[22050, 44100, 48000] = 44100
+    frequency: Literal[22050, 44100, 48000] = 22050  # the rate of every file in sounds/: no resampling, a quarter of the memory
     buffer: Literal[256, 512, 1024, 2048, 4096] = 512
 
 

@@ -33,7 +33,7 @@ class PygameSpeaker(ChannelSpeaker):
         sink: EventSink,
         clock: Clock,
         *,
-        frequency: int = 44100,
+        frequency: int = 22050,
         buffer: int = 512,
         audio_driver: str | None = None,
         retry_after: float = 10.0,
@@ -102,7 +102,7 @@ class PygameSpeaker(ChannelSpeaker):
         try:
             import pygame.mixer as mixer
 
-            mixer.init(frequency=self.frequency, size=-16, channels=2, buffer=self.buffer)
+            mixer.init(frequency=self.frequency, size=-16, channels=1, buffer=self.buffer)
             mixer.set_num_channels(max(8, len(self.channels)))
             mixer.set_reserved(len(self.channels))
         except Exception as error:  # pygame.error: no audio device; ImportError: no pygame

@@ -18,16 +18,16 @@ from hardware.drivers.pygame_speaker import PygameSpeaker
 from hardware.events import EventSink
 from tests.hardware.support import kinds, pump, wait_until
 
-RATE = 44100
+RATE = 22050  # the mixer's rate, mono, as every file in sounds/
 
 
 def flat_wav(path: Path, level: int, seconds: float) -> Path:
     frames = int(RATE * seconds)
     with wave.open(str(path), "wb") as out:
-        out.setnchannels(2)
+        out.setnchannels(1)
         out.setsampwidth(2)
         out.setframerate(RATE)
-        out.writeframes(struct.pack(f"<{2 * frames}h", *([level] * 2 * frames)))
+        out.writeframes(struct.pack(f"<{frames}h", *([level] * frames)))
     return path
 
 
