@@ -66,6 +66,34 @@ def cmd_demo(args: argparse.Namespace) -> int:
         return _fail(str(exc))
 
 
+def cmd_sim(args: argparse.Namespace) -> int:
+    from controller.games import engine_class
+    from controller.games.base import OptionsError
+    from controller.window.sim import PLAYERS, run_sim
+
+    if args.players is not None and args.game is None:
+        return _fail("--players needs --game")
+    if args.moves < 0:
+        return _fail("--moves must be 0 or more")
+    try:
+        if args.game:
+            engine_class(args.game).check_options(args.players or PLAYERS[args.game], {})
+        return run_sim(args.game, args.players, args.seed, args.screenshot, args.moves)
+    except OptionsError as exc:
+        return _fail(str(exc))
+    except OSError as exc:
+        return _fail(f"cannot save the screenshot: {exc}")
+
+
+def cmd_display(args: argparse.Namespace) -> int:
+    from controller.window.display import run_display
+
+    try:
+        return run_display(_config(args), args.screenshot, args.fullscreen)
+    except OSError as exc:
+        return _fail(f"cannot save the screenshot: {exc}")
+
+
 def cmd_enroll(args: argparse.Namespace) -> int:
     from controller.enroll import run_enroll
     from hardware.profile import ProfileError
@@ -189,6 +217,20 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--seed", type=int, default=1)
     p.add_argument("--speed", type=float, default=1.0, help="how much faster than a person (default 1)")
     p.set_defaults(func=cmd_demo)
+
+    p = sub.add_parser("sim", help="play at a virtual table in a window: you at seat 1, bots at the others")
+    p.add_argument("--game", choices=GAME_IDS, help="start this game (default: the box's menu)")
+    p.add_argument("--players", type=int)
+    p.add_argument("--seed", type=int, help="the deal and the die (default: a new one each time; 1 for --screenshot)")
+    p.add_argument("--screenshot", metavar="FILE", help="set the table up, save it as PNG and exit")
+    p.add_argument("--moves", type=int, default=0, help="with --screenshot: the bots play this many more actions first")
+    p.set_defaults(func=cmd_sim)
+
+    p = sub.add_parser("display", help="the current game's status in a window, for a screen beside the box")
+    box_options(p)
+    p.add_argument("--screenshot", metavar="FILE", help="draw the status once, save it as PNG and exit")
+    p.add_argument("--fullscreen", action="store_true", help="fill the screen (a kiosk)")
+    p.set_defaults(func=cmd_display)
 
     p = sub.add_parser("enroll", help="teach the box each card's tag, card by card (resumable)")
     p.add_argument("deck", choices=[*GAME_IDS, "control"])

@@ -1,9 +1,11 @@
 """Duplicate suppression: one card laid on a reader is one tap.
 
 Readers report what they see; some report a tag lying on them again and
-again. Per reader, a tag that is still lying there is not tapped again, and
-the same tag seen again within ``window`` seconds of its last sighting is
-ignored (a child's hand wobbling over the reader).
+again, and keyboard-style readers never say a tag has gone. Per reader, a
+tag that is still lying there (seen again within ``window`` seconds, with
+no "gone" between) is not tapped again, and the same tag laid again within
+``window`` seconds of the tap that counted is ignored (a child's hand
+wobbling over the reader).
 """
 
 from __future__ import annotations
@@ -20,13 +22,15 @@ class TapFilter:
     def seen(self, reader: str, uid: str, now: float) -> bool:
         """True when this sighting is a new tap."""
         key = (reader, uid)
-        if self._present.get(reader) == uid:
-            self._last[key] = now
-            return False
         last = self._last.get(key)
+        if self._present.get(reader) == uid and last is not None and now - last < self.window:
+            self._last[key] = now  # still lying there (a reader that repeats what it sees)
+            return False
         self._present[reader] = uid
+        if last is not None and now - last < self.window:
+            return False  # a wobble: the window runs from the tap that counted, so retrying never extends it
         self._last[key] = now
-        return last is None or now - last >= self.window
+        return True
 
     def gone(self, reader: str, uid: str | None) -> None:
         """The tag left the reader (``uid`` None: whatever lay there)."""

@@ -40,6 +40,16 @@ def test_an_interrupted_enrolment_resumes_with_the_cards_left(tmp_path: Path) ->
     assert left[0] == "family-1-kittens" and len(left) == 34
 
 
+def test_tapping_again_and_again_within_the_window_does_not_stretch_it() -> None:
+    taps = TapFilter(window=2.0)
+    assert taps.seen("a", "x", 0.0)
+    for t in (0.5, 1.0, 1.5):
+        taps.gone("a", "x")
+        assert not taps.seen("a", "x", t)
+    taps.gone("a", "x")
+    assert taps.seen("a", "x", 2.0)
+
+
 def test_tap_filter_is_per_reader() -> None:
     taps = TapFilter(window=2.0)
     assert taps.seen("a", "x", 0.0)

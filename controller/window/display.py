@@ -1,0 +1,251 @@
+"""``gamebox display``: the game's status on a screen beside a real box (a kiosk, a classroom projector).
+
+It reads only the box's journal, never its devices: whose turn it is, the
+colour to match, the ships, the scores, the last thing the referee took,
+and the LED segments as the box shows them at rest. No hands, no ears
+face up (Floppy Ears players must remember their own), nothing to click.
+
+The journal is opened read-only, so a display can never write to it or
+move it aside. It is looked at twice a second, cheaply (``PRAGMA
+data_version`` changes when the box commits), and the screen is redrawn
+only when the game moved on or the window changed.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import sqlite3
+import time
+from pathlib import Path
+from typing import Any
+
+import pygame
+
+from controller.box import Scene
+from controller.config import Config
+from controller.journal import Journal
+from controller.report import game_status
+from controller.window.controls import EXPOSES, RESIZES
+from controller.window.render import Drawn, Renderer
+from controller.window.rest_lights import rest_frames, scene_of
+from controller.window.screen import OffScreen, Window, save_png
+from controller.window.view import SeatView, TableView, describe_action, seat_colour_name, seat_name
+
+log = logging.getLogger("gamebox.display")
+
+CHECK = 0.5  # seconds between two looks at the journal
+POLL = 0.1  # seconds between two looks at the window's events
+DEFAULT_SEGMENTS = {"sea-route": 24, "police-track": 24, "turn-ring": 12}
+
+DOING = {
+    "setup": "hang the ears",
+    "hang": "hang a new ear",
+    "start_card": "turn up the first card",
+    "play": "play a card or draw",
+    "after_draw": "play the drawn card or pass",
+    "choose_color": "choose a colour",
+    "roll": "roll the die",
+    "reveal": "turn up the top card",
+    "send_kittens": "send the kittens home",
+    "give": "give a cat away",
+    "lure": "lure a cat",
+}
+
+
+class ReadOnlyJournal(Journal):
+    """The box's journal opened for reading only: what a display may do, and all it may do."""
+
+    def __init__(self, path: str | Path) -> None:  # no super().__init__: that one creates and repairs
+        self.path = Path(path)
+        self.wall = time.time
+        self.moved_aside = None
+        self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+        self.db.execute("SELECT 1 FROM games LIMIT 1")  # not a journal (yet): fail now, not mid-frame
+
+
+def segment_counts(profile: str) -> dict[str, int]:
+    """The LED segments of the box's hardware profile, so the screen shows the box's own layout."""
+    from hardware.profile import ProfileError, load_profile
+
+    try:
+        return {name: seg.count for name, seg in load_profile(profile).leds.segments.items()}
+    except ProfileError:
+        return dict(DEFAULT_SEGMENTS)
+
+
+def status_view(status: dict[str, Any] | None, last: dict[str, Any] | None, counts: dict[str, int],
+                note: str = "") -> TableView:
+    """The kiosk's view of a game state read from the journal (``report.game_status``)."""
+    if status is None:
+        lights = rest_frames(Scene("menu"), counts.items())
+        return TableView(None, you=None, table=False, leds=lights, prompt=note or "No game yet",
+                         hint="No game yet: start one on the box.")
+    game, players = status["game"], status["players"]
+    sizes, ears, tableau = status.get("hand_sizes"), status.get("ears"), status.get("tableau")
+    seats = tuple(
+        SeatView(
+            seat=s,
+            name=seat_name(s),
+            hand=sizes[s] if sizes is not None else None,
+            ears=tuple(ears[s]) if ears is not None else None,
+            ears_hidden=True,
+            ship=status["ships"][s] if game == "pirates" else None,
+            score=status["scores"][s] if game == "policecats" else None,
+            cards=tuple(tableau[s]) if tableau is not None else (),
+            families=len(status["families"][s]) if game == "policecats" else None,
+            police=status.get("police") == s,
+        )
+        for s in range(players)
+    )
+    scene = scene_of(status)
+    winners = tuple(status.get("winners") or ())
+    awaiting, current = status.get("awaiting"), status.get("current")
+    if status.get("over"):
+        hint = ("It's a tie: " if len(winners) > 1 else "The winner: ") + ", ".join(seat_name(w) for w in winners)
+    elif current is None:
+        hint = "Setting up: " + DOING.get(awaiting or "", awaiting or "")
+    else:
+        hint = f"{seat_name(current)} ({seat_colour_name(current)}): {DOING.get(awaiting or '', awaiting or '')}"
+    said = describe_action(last) if last else "The game has begun"
+    return TableView(
+        game,
+        players=players,
+        current=current,
+        awaiting=awaiting,
+        you=None,
+        seats=seats,
+        top=status.get("top"),
+        stack=status.get("stack"),
+        color=scene.color,
+        choosing_color=scene.choosing_color,
+        wins_needed=scene.wins_needed if game == "pirates" else 0,
+        winners=winners,
+        leds=rest_frames(scene, counts.items()),
+        prompt=said[0].upper() + said[1:],
+        answer=note or f"game {status['game_id']}  ·  {status['actions']} actions",
+        hint=hint,
+        die_face=last.get("face") if last and last.get("type") == "roll" else None,
+        table=False,
+    )
+
+
+class DisplayApp:
+    """The status screen: the journal watched, the view redrawn when it changes."""
+
+    def __init__(self, journal_path: Path, screen: Window | OffScreen, counts: dict[str, int] | None = None) -> None:
+        self.path = Path(journal_path)
+        self.screen = screen
+        self.counts = counts or dict(DEFAULT_SEGMENTS)
+        self.renderer = Renderer()
+        self.journal: ReadOnlyJournal | None = None
+        self.quit = False
+        self.frames = 0
+        self.drawn: Drawn | None = None
+        self._seen: Any = None
+        self._view: TableView | None = None
+        self._drawn_key: Any = None
+        self._dirty = True
+
+    def check(self) -> bool:
+        """Look at the journal; rebuild the view if the box wrote since last time. True if it did."""
+        try:
+            inode = os.stat(self.path).st_ino
+        except OSError:
+            inode = None
+        try:
+            if self.journal is not None and inode != self._seen_inode():
+                self.journal.close()
+                self.journal = None
+            if self.journal is None and inode is not None:
+                self.journal = ReadOnlyJournal(self.path)
+            version = self.journal.db.execute("PRAGMA data_version").fetchone()[0] if self.journal else None
+            seen = (inode, version)
+            if seen == self._seen and self._view is not None:
+                return False
+            self._seen = seen
+            self._view = self._build()
+        except (sqlite3.Error, ValueError, KeyError) as exc:  # mid-write, not a journal, a log that does not replay
+            log.warning("cannot read %s: %s", self.path, exc)
+            if self.journal is not None:
+                self.journal.close()
+                self.journal = None
+            self._seen = None
+            self._view = status_view(None, None, self.counts, note=f"cannot read the journal: {exc}")
+        return True
+
+    def _seen_inode(self) -> Any:
+        return self._seen[0] if self._seen else None
+
+    def _build(self) -> TableView:
+        if self.journal is None:
+            return status_view(None, None, self.counts, note=f"no journal at {self.path}")
+        status = game_status(self.journal)
+        last = None
+        if status is not None:
+            actions = self.journal.actions(status["game_id"])
+            last = actions[-1] if actions else None
+        return status_view(status, last, self.counts)
+
+    def view(self) -> TableView:
+        if self._view is None:
+            self.check()
+        assert self._view is not None
+        return self._view
+
+    def refresh(self, force: bool = False) -> bool:
+        """Draw if the view or the window changed; True if it drew."""
+        view = self.view()
+        surface = self.screen.surface()
+        key = (view, surface.get_size())
+        if not force and not self._dirty and key == self._drawn_key:
+            return False
+        self.drawn = self.renderer.draw(surface, view)
+        self.screen.present()
+        self._drawn_key, self._dirty = key, False
+        self.frames += 1
+        return True
+
+    def handle(self, events: list[pygame.event.Event]) -> None:
+        for event in events:
+            if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key in (pygame.K_q, pygame.K_ESCAPE)):
+                self.quit = True
+            elif event.type in RESIZES or event.type in EXPOSES:
+                self._dirty = True
+
+    def run(self) -> None:
+        """Until closed: events ten times a second, the journal twice a second, a frame when something changed."""
+        next_check = 0.0
+        while not self.quit:
+            self.handle(pygame.event.get())
+            now = time.monotonic()
+            if now >= next_check:
+                self.check()
+                next_check = now + CHECK
+            self.refresh()
+            pygame.time.wait(round(POLL * 1000))
+
+    def close(self) -> None:
+        if self.journal is not None:
+            self.journal.close()
+        self.screen.close()
+
+
+def run_display(config: Config, shot: str | None = None, fullscreen: bool = False) -> int:
+    """The ``gamebox display`` command."""
+    path = Path(config.state_dir) / "journal.sqlite"
+    counts = segment_counts(config.profile)
+    if shot is not None:
+        app = DisplayApp(path, OffScreen(), counts)
+        app.refresh(force=True)
+        saved = save_png(app.screen.surface(), shot)
+        app.close()
+        print(f"saved {saved}")
+        return 0
+    app = DisplayApp(path, Window("gamebox display", fullscreen=fullscreen), counts)
+    try:
+        app.run()
+    finally:
+        app.close()
+        pygame.quit()
+    return 0

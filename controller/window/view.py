@@ -1,0 +1,162 @@
+"""What the window shows, as plain data: one :class:`TableView` per moment.
+
+The simulator builds it from the running box and its virtual table, the
+kiosk display from the journal; the renderer only draws it. Because a view
+is a frozen value, the window redraws exactly when a new view differs from
+the last one, and a test can build one by hand.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from controller.lights import SEAT_COLOR_NAMES
+
+RGB = tuple[int, int, int]
+
+GAME_TITLES: dict[str, str] = {
+    "floppy-ears": "Floppy Ears",
+    "pirates": "Pirate & Co. Mau Mau",
+    "policecats": "Policecats",
+}
+
+VOICE_LINES = Path(__file__).resolve().parent.parent.parent / "sounds" / "voice" / "lines.toml"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    """One seat as the others see it."""
+
+    seat: int
+    name: str  # "Player 2", or "You"
+    hand: int | None = None  # cards in hand (None: the game has no hands)
+    ears: tuple[str | None, str | None] | None = None  # Floppy Ears: left and right ear
+    ears_hidden: bool = False  # drawn face down: this player must remember them
+    ship: int | None = None  # Pirates: rounds won, the ship's cell on the sea route
+    score: int | None = None
+    cards: tuple[str, ...] = ()  # Policecats: the cats lying face up in front of the seat
+    families: int | None = None  # Policecats: complete families turned face down
+    police: bool = False  # holds the policecat figure
+
+
+@dataclass(frozen=True, slots=True)
+class TableView:
+    """Everything one frame shows. ``you`` is the seat at the bottom of the window (None on the display)."""
+
+    game: str | None  # None: the box's menu
+    players: int = 0
+    current: int | None = None
+    awaiting: str | None = None
+    you: int | None = 0
+    seats: tuple[SeatView, ...] = ()
+    top: str | None = None  # the discard pile's top card
+    stack: int | None = None  # cards left in the stack
+    color: str | None = None  # the colour to match (or the one being chosen)
+    choosing_color: bool = False
+    hand: tuple[str, ...] = ()  # your cards, in the order keys 1-9 pick them
+    own_ears: tuple[str | None, str | None] | None = None  # your ears, drawn face down
+    wins_needed: int = 0
+    winners: tuple[int, ...] = ()
+    leds: tuple[tuple[str, tuple[RGB, ...]], ...] = ()  # segment -> what it shows now
+    prompt: str = ""  # the last line the box said
+    answer: str = ""  # the box's last answer: the action it took, or that it refused one
+    hint: str = ""  # what you can do now
+    die_face: str | None = None  # Policecats: the face just rolled
+    die_down: bool = False
+    focus: str | None = None  # the target the keyboard's Enter would tap
+    table: bool = True  # the virtual table (hands, reader pad, buttons); False on the display
+    hold_time: float = 2.0
+
+    def led(self, segment: str) -> tuple[RGB, ...]:
+        for name, pixels in self.leds:
+            if name == segment:
+                return pixels
+        return ()
+
+
+def seat_name(seat: int, you: int | None = None) -> str:
+    return "You" if seat == you else f"Player {seat + 1}"
+
+
+def seat_colour_name(seat: int) -> str:
+    return SEAT_COLOR_NAMES[seat % len(SEAT_COLOR_NAMES)]
+
+
+@lru_cache(maxsize=1)
+def voice_lines(path: Path = VOICE_LINES) -> dict[str, dict[str, str]]:
+    """sounds/voice/lines.toml: line id -> language -> text."""
+    try:
+        return tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, tomllib.TOMLDecodeError):
+        return {}
+
+
+def spoken_text(line: str, language: str = "en") -> str:
+    """What a spoken line says, in English unless asked otherwise; its id when it has no text."""
+    texts = voice_lines().get(line, {})
+    return texts.get(language) or texts.get("en") or line.replace("-", " ")
+
+
+def describe_action(action: dict[str, Any], you: int | None = None) -> str:
+    """An accepted referee action in a few words, as the table saw it."""
+    seat = action.get("player")
+    who = "the table" if seat is None else ("you" if seat == you else f"player {seat + 1}")
+    kind = action.get("type", "?")
+    if kind == "start_card":
+        return f"first card: {card_name(action['card'])}"
+    if kind == "hang":
+        return f"{who} hung an ear"
+    if kind == "play":
+        call = f", calling {action['call']}" if action.get("call") else ""
+        return f"{who} played {card_name(action['card'])}{call}"
+    if kind == "reveal":
+        return f"{who} turned up {card_name(action['card'])}"
+    if kind in ("give", "lure"):
+        verb = "gave" if kind == "give" else "lured"
+        return f"{who} {verb} {card_name(action['card'])}"
+    if kind == "draw":
+        return f"{who} drew a card"
+    if kind == "pass":
+        return f"{who} passed"
+    if kind == "roll":
+        return f"{who} rolled {action.get('face', '?')}"
+    if kind == "choose_color":
+        return f"{who} chose {action['color']}"
+    if kind == "send_kittens":
+        to = action.get("to")
+        return f"{who} sent the kittens to " + ("you" if to == you else f"player {to + 1}")
+    return f"{who}: {kind}"
+
+
+def card_name(card: str) -> str:
+    """A card id as words: ``red-5`` -> "red 5", ``family-3-kittens`` -> "family 3 kittens"."""
+    return card.replace("-pirate-", " ").replace("-", " ")
+
+
+def hint(awaiting: str | None, yours: bool, current: int | None, you: int | None, hold: float) -> str:
+    """One line telling the player at the window what they can do now."""
+    if awaiting is None:
+        return "Choose a game: tap a game card, then a players card (or press and hold the die button)"
+    if awaiting == "over":
+        return f"Game over. Hold the die button ({hold:g} s, or H) for another game, N for the menu"
+    if not yours:
+        if current is None:
+            return "The table is being set up..."
+        return f"{seat_name(current)} ({seat_colour_name(current)}) is playing..."
+    return {
+        "setup": "Hang your ears: tap a card from your hand for each ear",
+        "hang": "Hang a new ear: tap a card from your hand",
+        "play": "Your turn: tap a matching card, or press the die button to draw",
+        "after_draw": "Play the drawn card, or press the die button to pass",
+        "choose_color": "Choose a colour: Y G B R, or press the die button to change and hold it to choose",
+        "roll": "Your turn: press the die button to roll",
+        "reveal": "Turn up the top card of the stack: click it (or S)",
+        "send_kittens": "Send the kittens home: tap one of their parents",
+        "give": "Give away one of your cats: tap it",
+        "lure": "Lure a cat: tap another player's card",
+        "start_card": "Turn up the first card: click the stack (or S)",
+    }.get(awaiting, f"Your turn ({awaiting.replace('_', ' ')})")
