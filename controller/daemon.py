@@ -60,7 +60,7 @@ class Daemon:
 
     config: Config
     clock: Clock = field(default_factory=SystemClock)
-    stdin: bool = False
+    stdin: bool | None = None  # None: read standard input when the readers are simulated
     out: Callable[[str], None] = print
     notify: Callable[[str], None] = field(default_factory=Notifier)
 
@@ -99,7 +99,8 @@ class Daemon:
             self.ready.set()
             self._report_status()
             tasks.append(asyncio.create_task(self._pump()))
-            if self.stdin:
+            simulated = any(reader.driver == "sim" for reader in self.devices.readers.values())
+            if self.stdin or (self.stdin is None and simulated):
                 tasks.append(asyncio.create_task(self._read_stdin()))
             watchdog = int(os.environ.get("WATCHDOG_USEC", "0"))
             if watchdog:
@@ -191,8 +192,7 @@ def run(config: Config, stdin: bool | None = None) -> int:
     level = os.environ.get("GAMEBOX_LOG", "INFO").upper()
     logging.basicConfig(level=getattr(logging, level, logging.INFO), stream=sys.stderr,
                         format="%(levelname)s %(name)s: %(message)s")
-    daemon = Daemon(config, stdin=config.profile == "sim" if stdin is None else stdin,
-                    out=lambda line: print(line, flush=True))
+    daemon = Daemon(config, stdin=stdin, out=lambda line: print(line, flush=True))
     return asyncio.run(daemon.run())
 
 

@@ -113,6 +113,7 @@ def status_view(status: dict[str, Any] | None, last: dict[str, Any] | None, coun
         players=players,
         current=current,
         awaiting=awaiting,
+        waiting_for=current,
         you=None,
         seats=seats,
         top=status.get("top"),

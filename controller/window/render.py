@@ -84,7 +84,7 @@ class Renderer:
         w, h = surface.get_size()
         self.k = min(w / PLAN_W, h / PLAN_H)
         self.ox = (w - PLAN_W * self.k) / 2
-        self.oy = (h - PLAN_H * self.k) / 2
+        self.oy = 0.0  # a window taller than the plan keeps its header at the top; the felt goes on below
 
     def r(self, x: float, y: float, w: float, h: float) -> pygame.Rect:
         """A plan rectangle in surface pixels."""
@@ -95,7 +95,9 @@ class Renderer:
         return round(self.ox + x * self.k), round(self.oy + y * self.k)
 
     def s(self, v: float) -> int:
-        return max(1, round(v * self.k))
+        """A plan length in surface pixels; a positive length never shrinks to nothing."""
+        n = round(v * self.k)
+        return max(1, n) if v > 0 else n
 
     def font(self, size: float) -> pygame.font.Font:
         px = max(8, round(size * self.k))
@@ -136,14 +138,15 @@ class Renderer:
         return drawn
 
     def _header(self, surface: pygame.Surface, view: TableView) -> None:
-        pygame.draw.rect(surface, FELT_DARK, self.r(0, 0, PLAN_W, 44))
+        band = self.r(0, 0, PLAN_W, 44)
+        pygame.draw.rect(surface, FELT_DARK, (0, band.y, surface.get_width(), band.h))
         title = GAME_TITLES.get(view.game or "", "gamebox: choose a game")
         if view.game:
             title += f"  ·  {view.players} players"
         self.text(surface, title, 34, LIGHT_INK, self.p(20, 22), "midleft")
         turn = _turn_text(view)
         if turn:
-            color = SEAT_COLORS[view.current] if view.current is not None and not view.winners else GOLD
+            color = SEAT_COLORS[view.waiting_for] if view.waiting_for is not None and not view.winners else GOLD
             end = self.text(surface, turn, 30, LIGHT_INK, self.p(1260, 22), "midright")
             pygame.draw.circle(surface, color, (end.left - self.s(18), end.centery), self.s(11))
 
@@ -160,12 +163,13 @@ class Renderer:
     def _seat(self, surface: pygame.Surface, view: TableView, seat: SeatView, x: float, y: float,
               w: float, h: float, drawn: Drawn) -> None:
         color = SEAT_COLORS[seat.seat]
-        now = view.current == seat.seat and view.awaiting not in (None, "over")
+        now = view.waiting_for == seat.seat and view.awaiting not in (None, "over")
         won = seat.seat in view.winners
         box = self.r(x, y, w, h)
         pygame.draw.rect(surface, PANEL, box, border_radius=self.s(14))
         pygame.draw.rect(surface, GOLD if won else color, box, width=self.s(8 if now or won else 3),
                          border_radius=self.s(14))
+        drawn.spots[f"seat:{seat.seat}"] = self.p(x + 5, y + h / 2)  # inside a thick border, outside a thin one
         pygame.draw.circle(surface, color, self.p(x + 24, y + 24), self.s(12))
         label = f"{seat.name} ({seat_colour_name(seat.seat)})"
         self.text(surface, label, 28, LIGHT_INK, self.p(x + 44, y + 24), "midleft", max_width=self.s(w - 150))
@@ -186,6 +190,8 @@ class Renderer:
                            label="LR"[side], drawn=drawn, spot=f"ear:{seat.seat}:{side}", click=False)
         if seat.cards:
             self._tableau(surface, seat, x + 16, body_y, w - 32, drawn)
+        elif seat.families is not None:
+            self.text(surface, "no cats in front of them", 22, MUTED, self.p(x + 16, body_y + 28), "midleft")
         if seat.ship is not None:
             self._ship(surface, x + w - 60, body_y + 36, color)
 
@@ -338,10 +344,10 @@ class Renderer:
         if view.winners:
             color, big = GOLD, "Game over"
             small = "won: " + ", ".join(seat_name(w) for w in view.winners)
-        elif view.current is not None:
-            color = SEAT_COLORS[view.current]
-            big = f"{seat_name(view.current)}'s turn"
-            small = f"{seat_colour_name(view.current)}: {(view.awaiting or '').replace('_', ' ')}"
+        elif view.waiting_for is not None:
+            color = SEAT_COLORS[view.waiting_for]
+            big = f"{seat_name(view.waiting_for)}'s turn"
+            small = f"{seat_colour_name(view.waiting_for)}: {(view.awaiting or '').replace('_', ' ')}"
         else:
             color, big, small = MUTED, "Setting up", (view.awaiting or "").replace("_", " ")
         pygame.draw.rect(surface, color, box, width=self.s(8), border_radius=self.s(18))
@@ -374,7 +380,7 @@ class Renderer:
     def _hand(self, surface: pygame.Surface, view: TableView, drawn: Drawn) -> None:
         you = view.you if view.you is not None else 0
         mine = next((seat for seat in view.seats if seat.seat == you), None)
-        yours = view.current == you and view.awaiting not in (None, "over")
+        yours = view.waiting_for == you and view.awaiting not in (None, "over")
         color = SEAT_COLORS[you] if view.game else LIGHT_INK
         self.text(surface, view.hint, 28, color if yours else LIGHT_INK, self.p(20, 614), "midleft",
                   max_width=self.s(1000))
@@ -419,10 +425,10 @@ class Renderer:
         if view.game is None:
             self.text(surface, "No game yet: start one on the box.", 40, LIGHT_INK, self.p(640, 690), "center")
             return
-        color = SEAT_COLORS[view.current] if view.current is not None and not view.winners else GOLD
+        color = SEAT_COLORS[view.waiting_for] if view.waiting_for is not None and not view.winners else GOLD
         self.text(surface, view.hint, 48, color if view.winners else LIGHT_INK, self.p(640, 680), "center",
                   max_width=self.s(1240))
-        if view.current is not None and not view.winners:
+        if view.waiting_for is not None and not view.winners:
             pygame.draw.rect(surface, color, self.r(440, 716, 400, 8), border_radius=self.s(4))
 
     # -- cards ---------------------------------------------------------------------
@@ -448,8 +454,12 @@ class Renderer:
         self.text(surface, look.big, big * (0.8 if small_card else 1), look.ink, centre, "center",
                   max_width=rect.w - 2 * inset)
         if rect.h >= self.s(90):
-            self.text(surface, look.small, 0.15 * rect.h / self.k, look.ink,
-                      (rect.x + 2 * inset, rect.y + 2 * inset), "topleft", max_width=rect.w - 3 * inset)
+            word = self.text(surface, look.small, 0.15 * rect.h / self.k, look.ink,
+                             (rect.x + 2 * inset, rect.y + 2 * inset), "topleft", max_width=rect.w - 3 * inset)
+            if look.stripes:  # on the stripes the word needs a plain ground to be read
+                pygame.draw.rect(surface, PAPER, word.inflate(self.s(6), self.s(2)), border_radius=self.s(4))
+                self.text(surface, look.small, 0.15 * rect.h / self.k, look.ink, word.topleft, "topleft",
+                          max_width=rect.w - 3 * inset)
         elif small_card:  # too small for the word: its first letter, in the corner that overlapping leaves seen
             self.text(surface, look.small[0].upper(), 0.3 * rect.h / self.k, look.ink,
                       (rect.x + 2 * inset, rect.y + inset), "topleft")
@@ -504,11 +514,12 @@ def _turn_text(view: TableView) -> str:
         return ""
     if view.winners:
         return "Won: " + ", ".join(seat_name(w, view.you) for w in view.winners)
-    if view.current is None:
+    seat = view.waiting_for
+    if seat is None:
         return "Setting up the table"
-    if view.current == view.you:
+    if seat == view.you:
         return "Your turn"
-    return f"{seat_name(view.current)} ({seat_colour_name(view.current)}) to play"
+    return f"{seat_name(seat)} ({seat_colour_name(seat)}) to play"
 
 
 def _member_order(card: str) -> int:

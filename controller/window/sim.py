@@ -186,7 +186,8 @@ class SimApp:
         state = engine.view()
         game = engine.game
         awaiting = state["awaiting"]
-        yours = self.seats.awaited() == self.you and not engine.over
+        waiting_for = self.seats.awaited()
+        yours = waiting_for == self.you and not engine.over
         sizes = state.get("hand_sizes")
         ears = state.get("ears")
         tableau = state.get("tableau")
@@ -216,6 +217,7 @@ class SimApp:
             players=engine.players,
             current=state["current"],
             awaiting=awaiting,
+            waiting_for=waiting_for,
             seats=seats,
             top=state.get("top"),
             stack=state.get("stack"),

@@ -49,8 +49,9 @@ class TableView:
 
     game: str | None  # None: the box's menu
     players: int = 0
-    current: int | None = None
+    current: int | None = None  # the referee's current seat
     awaiting: str | None = None
+    waiting_for: int | None = None  # the seat whose input the table waits for (in setup too); None: the table
     you: int | None = 0
     seats: tuple[SeatView, ...] = ()
     top: str | None = None  # the discard pile's top card
