@@ -21,7 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Callable, Protocol
 
 from controller.config import Config
-from controller.decks import DECKS, LANGUAGES, VARIANTS, deck_of
+from controller.decks import LANGUAGES, VARIANTS, deck_of
 from controller.games import GAME_IDS, engine_class
 from controller.games.base import COLORS, Engine, Outcome, Rejection
 from controller.journal import Journal

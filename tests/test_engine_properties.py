@@ -53,16 +53,23 @@ def test_every_game_ends_with_every_card_in_one_place_and_counts_agreeing(setup,
     assert record.winners, "a finished game names its winners"
 
 
+def table_after(setup: tuple[str, int, dict[str, Any], int], actions: int):
+    """A virtual table after up to ``actions`` random actions."""
+    game, players, options, seed = setup
+    table = new_table(game, players, options, seed)
+    rng = random.Random(seed)
+    for _ in range(actions):
+        if table.over:
+            break
+        table.act(rng.choice(table.decision().actions))
+    return table
+
+
 @PROPERTY
 @given(setups(), st.integers(0, 400))
 def test_replaying_the_log_and_json_round_trip_rebuild_the_live_state(setup, stop) -> None:
-    game, players, options, seed = setup
-    table = new_table(game, players, options, seed)
-    for _ in range(stop):
-        if table.over:
-            break
-        table.act(random.Random(seed).choice(table.decision().actions))
-    live = table.referee
+    game, players, options, _seed = setup
+    live = table_after(setup, stop).referee
     cls = engine_class(game)
     assert cls.replay(players, options, live.log).to_json() == live.to_json()
     assert cls.from_json(live.to_json()).to_json() == live.to_json()
@@ -90,14 +97,7 @@ ACTIONS = st.one_of(
 @PROPERTY
 @given(setups(), st.integers(0, 150), st.lists(ACTIONS, min_size=1, max_size=25))
 def test_fuzzed_actions_never_raise_and_a_rejection_changes_nothing(setup, stop, actions) -> None:
-    game, players, options, seed = setup
-    table = new_table(game, players, options, seed)
-    rng = random.Random(seed)
-    for _ in range(stop):
-        if table.over:
-            break
-        table.act(rng.choice(table.decision().actions))
-    referee = table.referee
+    referee = table_after(setup, stop).referee
     for action in actions:
         before = referee.to_json()
         result = referee.apply(action)
@@ -111,13 +111,7 @@ def test_fuzzed_actions_never_raise_and_a_rejection_changes_nothing(setup, stop,
 @PROPERTY
 @given(setups(), st.integers(0, 200))
 def test_legal_actions_are_exactly_what_the_referee_accepts(setup, stop) -> None:
-    game, players, options, seed = setup
-    table = new_table(game, players, options, seed)
-    rng = random.Random(seed)
-    for _ in range(stop):
-        if table.over:
-            break
-        table.act(rng.choice(table.decision().actions))
+    table = table_after(setup, stop)
     referee = table.referee
     legal = referee.legal_actions()
     assert all(referee.would_accept(a) for a in legal)

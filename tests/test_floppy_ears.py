@@ -19,6 +19,7 @@ from controller.scenario import run_file
 from controller.table.base import Decision
 from controller.table.floppy_ears import FloppyEarsTable, ForgettingBot
 from tests.conftest import ALL_CARD_IDS, ROOT, SHARED
+from tests import referee
 
 SCENARIOS = sorted((ROOT / "tests" / "scenarios").glob("floppy-ears-*.json")) + [
     SHARED / "scenarios" / "floppy-ears-stop-ear.json"
@@ -29,19 +30,13 @@ MAX_ACTIONS = 2000
 
 # -- helpers ---------------------------------------------------------------------------------------
 def ok(engine: FloppyEars, **action: Any) -> list[str]:
-    """Apply an action that must be accepted; return its event names."""
-    result = engine.apply(action)
-    assert isinstance(result, Outcome), f"{action} refused: {result}"
-    return result.names
+    """Apply an action (given as keywords) that must be accepted; return its event names."""
+    return referee.ok(engine, action)
 
 
 def refused(engine: FloppyEars, **action: Any) -> str:
-    """Apply an action that must be refused without a trace; return the code."""
-    before = engine.to_json()
-    result = engine.apply(action)
-    assert isinstance(result, Rejection), f"{action} was accepted"
-    assert engine.to_json() == before
-    return result.code
+    """Apply an action (given as keywords) that must be refused without a trace; return the code."""
+    return referee.refused(engine, action)
 
 
 def dealt(ears: list[tuple[str, str]], start: str, **options: Any) -> FloppyEars:

@@ -17,6 +17,7 @@ from controller.games.base import Engine, OptionsError, Outcome, Rejection
 from controller.games.pirates import CARDS, Pirates
 from controller.table.bots import GreedyBot, RandomBot
 from controller.table.pirates import PiratesTable
+from tests.referee import ok, refused
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = "seeds/001_68665c4bfbf71314.txt"
@@ -32,22 +33,6 @@ def game(players: int = 3, start: str = "red-pirate-2", **options: Any) -> Pirat
     engine = Pirates(players, options)
     ok(engine, {"type": "start_card", "card": start})
     return engine
-
-
-def ok(engine: Pirates, action: dict[str, Any]) -> list[str]:
-    """Apply an action that must be accepted; return its event names."""
-    result = engine.apply(action)
-    assert isinstance(result, Outcome), f"{action} refused: {result}"
-    return result.names
-
-
-def refused(engine: Pirates, action: Any) -> str:
-    """Apply an action that must be refused without a trace; return its code."""
-    before = engine.to_json()
-    result = engine.apply(action)
-    assert isinstance(result, Rejection), f"{action} was accepted"
-    assert engine.to_json() == before, f"{action} was refused ({result.code}) but changed the state"
-    return result.code
 
 
 def play(p: int, card: str, call: str | None = None) -> dict[str, Any]:

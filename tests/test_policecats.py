@@ -17,6 +17,7 @@ from controller.games.base import OptionsError, Outcome, Rejection
 from controller.games.policecats import CAT_CARDS, POLICE_CARDS, Policecats
 from controller.table.policecats import PolicecatsTable
 from tests.conftest import ALL_CARD_IDS, ROOT, SHARED
+from tests.referee import ok, refused
 
 SEED = "seeds/003_dee9562dab4e2222.txt"
 SCENARIOS = sorted((ROOT / "tests" / "scenarios").glob("policecats-*.json")) + sorted(
@@ -40,22 +41,6 @@ def k(n: int) -> str:
 
 def new(players: int = 3, **options: Any) -> Policecats:
     return Policecats(players, options)
-
-
-def ok(engine: Policecats, action: dict[str, Any]) -> list[str]:
-    """Apply an action that must be accepted; return its event names."""
-    result = engine.apply(action)
-    assert isinstance(result, Outcome), f"{action} refused: {result}"
-    return result.names
-
-
-def refused(engine: Policecats, action: Any) -> str:
-    """Apply an action that must be refused without a trace; return its code."""
-    before = engine.to_json()
-    result = engine.apply(action)
-    assert isinstance(result, Rejection), f"{action} was accepted"
-    assert engine.to_json() == before
-    return result.code
 
 
 def roll(engine: Policecats, face: str) -> list[str]:

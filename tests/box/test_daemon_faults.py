@@ -21,7 +21,7 @@ def test_junk_between_every_move_changes_nothing_the_referee_did_not_accept(tmp_
         box, devices = daemon.box, daemon.devices
         box.new_game(game, players)
         auto = Autoplayer(box, 5)
-        reader, die = devices.readers["table"], devices.buttons["die"]
+        reader = devices.readers["table"]
         rng = random.Random(5)
         other = {"floppy-ears": "red-pirate-1", "pirates": "family-1-mother", "policecats": "joker-2"}[game]
         for _ in range(60):

@@ -6,7 +6,7 @@ import pygame
 import pytest
 
 from controller.lights import CARD_COLORS, SEAT_COLORS
-from controller.window.render import BACK, LED_RIM, Renderer
+from controller.window.render import BACK, LED_RIM, PANEL, Renderer
 from controller.window.view import SeatView, TableView
 
 SEA = tuple((0, 25 * (i % 3), 70 + 5 * i) for i in range(24))
@@ -21,7 +21,7 @@ def floppy_view(**changes) -> TableView:
         SeatView(2, "Player 3", hand=2, ears=("blue-7", None)),
     )
     view = dict(
-        players=3, current=1, awaiting="play", seats=seats, top="blue-5", stack=12, color="blue",
+        players=3, current=1, awaiting="play", waiting_for=1, seats=seats, top="blue-5", stack=12, color="blue",
         hand=("red-3", "joker-1", "green-7"), own_ears=("red-1", "blue-2"),
         leds=(("sea-route", SEA), ("police-track", TRACK), ("turn-ring", RING)),
         prompt="Player two, green: your turn!", hint="Player 2 (green) is playing...",
@@ -112,7 +112,7 @@ def test_policecats_cats_lie_by_family_and_each_can_be_tapped() -> None:
                  police=True),
         SeatView(2, "Player 3", cards=(), score=0, families=0),
     )
-    view = TableView("policecats", players=3, current=0, awaiting="lure", seats=seats, stack=20,
+    view = TableView("policecats", players=3, current=0, awaiting="lure", waiting_for=0, seats=seats, stack=20,
                      hand=("family-2-mother",), leds=(("turn-ring", RING),))
     _surface, drawn = draw(view)
     for card in ("family-3-kittens", "family-3-mother", "police-4", "family-2-mother"):
@@ -121,3 +121,10 @@ def test_policecats_cats_lie_by_family_and_each_can_be_tapped() -> None:
     mother, kittens = drawn.rect_of("card:family-3-mother"), drawn.rect_of("card:family-3-kittens")
     assert mother.x == kittens.x and mother.y < kittens.y, "a family's cards overlap in one column"
     assert drawn.target_at((mother.centerx, mother.top + 3)) == "card:family-3-mother"
+
+
+def test_the_seat_the_table_waits_for_stands_out_in_its_colour() -> None:
+    surface, drawn = draw(floppy_view(waiting_for=2))
+    assert tuple(surface.get_at(drawn.spots["seat:2"]))[:3] == SEAT_COLORS[2]
+    assert tuple(surface.get_at(drawn.spots["seat:1"]))[:3] == PANEL
+    assert "seat:0" not in drawn.spots, "your own seat is the bottom of the window, not a panel"

@@ -123,9 +123,21 @@ def test_colour_keys_and_the_held_die_button_choose_the_wish(tmp_path) -> None:
             stepped = app.view().color
             assert stepped != start and box.engine.awaiting == "choose_color"
             assert pixel(app, app.drawn.leds["turn-ring"][0]) == CARD_COLORS[stepped]
-            key(app, pygame.K_h)  # held: chosen
+            key(app, pygame.K_SPACE)  # held down for the hold time: chosen
+            await clock.run_for(app.daemon.devices.buttons["die"].hold_time + 0.1)
+            key(app, pygame.K_SPACE, up=True)
             await clock.run_for(0.5)
             assert box.engine.log[-1] == {"type": "choose_color", "player": 0, "color": stepped}
+
+        async with sim_app(tmp_path / "once-more", "pirates", 3, seed=11) as (app, clock):
+            await until(clock, app, lambda: your_turn(app))
+            box = app.daemon.box
+            click(app, "card:parrot-3")
+            await clock.run_for(0.5)
+            wish = app.view().color
+            key(app, pygame.K_h)  # H: a hold at once
+            await clock.run_for(0.5)
+            assert box.engine.log[-1] == {"type": "choose_color", "player": 0, "color": wish}
 
     asyncio.run(scenario())
 
