@@ -38,8 +38,8 @@ class Config(BaseModel):
     language: Literal[LANGUAGES] = "en"  # type: ignore[valid-type]
     volume: float = Field(0.6, ge=0.0, le=1.0)
     volume_max: float = Field(0.8, ge=0.0, le=1.0, description="the loudest the box ever plays: children's ears")
-    hold_seconds: float = Field(0.8, gt=0.0, le=5.0, description="a press held this long is a hold")
-    debounce_ms: int = Field(30, ge=0, le=500)
+    hold_seconds: float | None = Field(None, gt=0.0, le=5.0, description="a press held this long is a hold (default: the profile's)")
+    debounce_ms: int | None = Field(None, ge=0, le=500, description="button chatter ignored (default: the profile's)")
     call_window: float = Field(2.5, ge=0.5, le=10.0, description="seconds after a tap to press for woof / Mau")
     repeat_window: float = Field(2.0, ge=0.0, le=30.0, description="the same tag again within this is ignored")
     attract_after: float = Field(120.0, ge=5.0, description="seconds of idle menu before the attract show")

@@ -76,6 +76,11 @@ class Daemon:
         self.sink = EventSink(loop)
         profile = load_profile(self.config.profile)
         self.devices: Devices = build_devices(profile, self.sink, self.clock)
+        for button in self.devices.buttons.values():  # the config tunes what the profile wired
+            if self.config.hold_seconds is not None:
+                button.hold_time = self.config.hold_seconds
+            if self.config.debounce_ms is not None and hasattr(button, "bounce_time"):
+                button.bounce_time = self.config.debounce_ms / 1000
         state = self.config.state_dir
         self.journal = Journal(state / "journal.sqlite")
         self.registry = Registry(state / "tags.sqlite")

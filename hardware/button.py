@@ -46,6 +46,17 @@ class DebouncedButton(Button):
     def is_pressed(self) -> bool:
         return self._debouncer.state
 
+    @property
+    def bounce_time(self) -> float:
+        """Seconds of contact chatter ignored after an edge (the box's config may tune it)."""
+        return self._debouncer.bounce_time
+
+    @bounce_time.setter
+    def bounce_time(self, seconds: float) -> None:
+        if seconds < 0:
+            raise ValueError("bounce_time must be >= 0")
+        self._debouncer.bounce_time = seconds
+
     def _contact(self, pressed: bool) -> None:
         """Report a raw contact level; safe from any thread."""
         self._sink.call_soon(self._edge, pressed, self._clock.monotonic())

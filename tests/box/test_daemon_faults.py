@@ -113,3 +113,20 @@ def test_no_audio_device_and_a_failing_led_strip_never_stop_the_game(tmp_path: P
         await stopped(daemon, task)
 
     asyncio.run(scenario())
+
+
+def test_the_config_tunes_the_hold_time_of_the_buttons(tmp_path: Path) -> None:
+    """A shorter hold for small hands: held 0.6 s, the die button chooses in the menu."""
+
+    async def scenario() -> None:
+        daemon, task, clock, lines = await started(tmp_path, hold_seconds=0.5, debounce_ms=10)
+        die = daemon.devices.buttons["die"]
+        assert die.hold_time == 0.5 and die.bounce_time == 0.01
+        die.press()
+        await clock.run_for(0.6)
+        die.release()
+        await clock.run_for(0.1)
+        assert daemon.box.menu_players is not None, "the hold chose the game"
+        await stopped(daemon, task)
+
+    asyncio.run(scenario())
