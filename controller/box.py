@@ -162,10 +162,12 @@ class Box:
         return True
 
     def _options(self, game: str) -> dict[str, Any]:
+        """The configured options, with the variants a control card switched on or off."""
         options = self.config.options(game)
-        for name, (variant_game, key, _off, on) in VARIANTS.items():
-            if variant_game == game and self.journal.setting(f"variant:{name}") is not None:
-                options[key] = on if self.journal.setting(f"variant:{name}") else _off
+        for name, (variant_game, key, off, on) in VARIANTS.items():
+            chosen = self.journal.setting(f"variant:{name}")
+            if variant_game == game and chosen is not None:
+                options[key] = on if chosen else off
         return options
 
     def _faces(self) -> tuple[str, ...]:
