@@ -157,7 +157,7 @@ class Box:
         self.engine, self.seq, self.die, self.pending = engine, 0, random.Random(seed), None
         log.info("new game %s: %s, %d players, options %s, seed %d", self.game_id, game, players, options, seed)
         self.stage.show("new_game", game=game, players=players)
-        self.stage.prompt("deal", game=game)
+        self.stage.show("deal", game=game)
         self._after_change()
         return True
 

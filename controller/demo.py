@@ -58,7 +58,7 @@ def pixels_text(pixels: list[tuple[int, int, int]], colour: bool) -> str:
         return "".join(f"\x1b[38;2;{r};{g};{b}m█" if (r, g, b) != (0, 0, 0) else " " for r, g, b in pixels) + "\x1b[0m"
     out = []
     for px in pixels:
-        if max(px) < 24:
+        if max(px) < 48:  # dark enough to read as off
             out.append(".")
             continue
         letter = min(_NAMED, key=lambda k: sum((a - b) ** 2 for a, b in zip(px, _NAMED[k])))
@@ -144,6 +144,8 @@ class Demo:
 
     async def _inputs(self, inputs: list[Input]) -> None:
         await perform(self.daemon.devices, inputs, self.wait, pace=PACE)
+        # a person waits until the box has finished speaking before acting again
+        await self.wait(max(0.0, self.daemon.stage.quiet_at() - self.clock.monotonic()))
         self.echo()
 
 

@@ -149,6 +149,11 @@ class DeviceStage:
     def next_deadline(self) -> float | None:
         return self._due
 
+    def quiet_at(self) -> float:
+        """When everything queued to be said will have been said (a player waits for the box)."""
+        pending = sum(self.durations.get(self._voice_name(line), 0.0) + GAP for line, _ in self.voice)
+        return max(self.voice_free, self.clock.monotonic()) + pending
+
     def tick(self) -> None:
         """Start due voice lines and push the LED frames that changed."""
         now = self.clock.monotonic()
@@ -189,11 +194,14 @@ class DeviceStage:
                 self.active[cue.segment] = Running(animation, now)
         self._due = now
 
+    def _voice_name(self, line: str) -> str:
+        """The loaded sound that says ``line``: the box's language, else English."""
+        name = f"voice/{self.language}/{line}"
+        return name if name in self.durations else f"voice/en/{line}"
+
     def _say_next(self, now: float) -> None:
         line, _ = self.voice.popleft()
-        name = f"voice/{self.language}/{line}"
-        if name not in self.durations:
-            name = f"voice/en/{line}"
+        name = self._voice_name(line)
         if name not in self.durations:
             log.debug("no spoken line %r", line)
             return
