@@ -47,3 +47,11 @@ def test_bad_demo_arguments_are_one_line(capsys) -> None:
     err = capsys.readouterr().err
     assert "3 to 5 players" in err and err.count("\n") == 1
     assert main(["demo", "--speed", "0"]) == 2
+
+
+def test_players_wait_until_the_box_has_said_what_it_awaits() -> None:
+    _results, text = play([("policecats", 3)], colour=False)
+    lines = text.splitlines()
+    setup = lines.index("    box says: Shuffle all the cards and put them face down in a stack in the middle.")
+    first_roll = next(i for i, line in enumerate(lines) if line.startswith("player 1 presses"))
+    assert setup < lines.index("    box says: Roll the die!") < first_roll
