@@ -69,6 +69,7 @@ def cmd_demo(args: argparse.Namespace) -> int:
 def cmd_sim(args: argparse.Namespace) -> int:
     from controller.games import engine_class
     from controller.games.base import OptionsError
+    from controller.window.screen import NoDisplay
     from controller.window.sim import PLAYERS, run_sim
 
     if args.players is not None and args.game is None:
@@ -79,18 +80,25 @@ def cmd_sim(args: argparse.Namespace) -> int:
         if args.game:
             engine_class(args.game).check_options(args.players or PLAYERS[args.game], {})
         return run_sim(args.game, args.players, args.seed, args.screenshot, args.moves)
-    except OptionsError as exc:
+    except (OptionsError, NoDisplay) as exc:
         return _fail(str(exc))
     except OSError as exc:
+        if args.screenshot is None:
+            raise
         return _fail(f"cannot save the screenshot: {exc}")
 
 
 def cmd_display(args: argparse.Namespace) -> int:
     from controller.window.display import run_display
+    from controller.window.screen import NoDisplay
 
     try:
         return run_display(_config(args), args.screenshot, args.fullscreen)
+    except NoDisplay as exc:
+        return _fail(str(exc))
     except OSError as exc:
+        if args.screenshot is None:
+            raise
         return _fail(f"cannot save the screenshot: {exc}")
 
 

@@ -147,6 +147,7 @@ class DisplayApp:
         self._view: TableView | None = None
         self._drawn_key: Any = None
         self._dirty = True
+        self._problem = ""
 
     def check(self) -> bool:
         """Look at the journal; rebuild the view if the box wrote since last time. True if it did."""
@@ -167,7 +168,9 @@ class DisplayApp:
             self._seen = seen
             self._view = self._build()
         except (sqlite3.Error, ValueError, KeyError) as exc:  # mid-write, not a journal, a log that does not replay
-            log.warning("cannot read %s: %s", self.path, exc)
+            if str(exc) != self._problem:  # once per problem, not twice a second
+                log.warning("cannot read %s: %s", self.path, exc)
+            self._problem = str(exc)
             if self.journal is not None:
                 self.journal.close()
                 self.journal = None
@@ -182,11 +185,14 @@ class DisplayApp:
         if self.journal is None:
             return status_view(None, None, self.counts, note=f"no journal at {self.path}")
         status = game_status(self.journal)
-        last = None
+        last, note = None, ""
         if status is not None:
             actions = self.journal.actions(status["game_id"])
             last = actions[-1] if actions else None
-        return status_view(status, last, self.counts)
+            record = self.journal.game(status["game_id"])
+            if record is not None and record.abandoned:
+                note = "this game was left unfinished"
+        return status_view(status, last, self.counts, note)
 
     def view(self) -> TableView:
         if self._view is None:

@@ -153,6 +153,11 @@ class Renderer:
     # -- the other seats -----------------------------------------------------------
     def _seats(self, surface: pygame.Surface, view: TableView, drawn: Drawn) -> None:
         shown = [seat for seat in view.seats if seat.seat != view.you]
+        if view.game is None and view.table:
+            self.text(surface, "You sit at seat 1 (yellow); bots take the other seats.", 34, LIGHT_INK,
+                      self.p(640, 110), "center")
+            self.text(surface, "Tap a game card, then a players card: the box deals you in.", 28, MUTED,
+                      self.p(640, 156), "center")
         if not shown:
             return
         gap = 12

@@ -6,21 +6,34 @@ PNG), so it works over SSH and with ``SDL_VIDEODRIVER=dummy``.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pygame
 
 SIZE = (1280, 800)
+HEADLESS = ("offscreen", "dummy")
+
+
+class NoDisplay(RuntimeError):
+    """There is no screen to open a window on; the message is one line for people."""
 
 
 class Window:
     """A resizable window; :meth:`surface` follows its size."""
 
     def __init__(self, title: str, size: tuple[int, int] = SIZE, fullscreen: bool = False) -> None:
-        pygame.display.init()
-        pygame.font.init()
-        flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
-        pygame.display.set_mode((0, 0) if fullscreen else size, flags)
+        try:
+            pygame.display.init()
+            headless = pygame.display.get_driver() in HEADLESS
+            if headless and os.environ.get("SDL_VIDEODRIVER") not in HEADLESS:  # asked for, it is fine (tests)
+                raise pygame.error("no display found")
+            pygame.font.init()
+            flags = pygame.FULLSCREEN if fullscreen else pygame.RESIZABLE
+            pygame.display.set_mode((0, 0) if fullscreen else size, flags)
+        except pygame.error as error:
+            pygame.display.quit()
+            raise NoDisplay(f"cannot open a window ({error}): run it on a desktop, or use --screenshot FILE") from None
         pygame.display.set_caption(title)
         if fullscreen:
             pygame.mouse.set_visible(False)

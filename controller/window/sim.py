@@ -26,16 +26,13 @@ import pygame
 
 from controller.config import load_config
 from controller.daemon import Daemon
-from controller.games import GAME_IDS
-from controller.siminput import card_uid
-from controller.window.cards import hand_order
-from controller.window.controls import Command, commands
+from controller.window.box_view import box_view
+from controller.window.controls import commands
+from controller.window.hands import Hands
 from controller.window.render import Drawn, Renderer
 from controller.window.screen import SIZE, OffScreen, Window, save_png
 from controller.window.seats import PACE, Seats
-from controller.window.view import (
-    GAME_TITLES, SeatView, TableView, describe_action, hint, seat_colour_name, seat_name, spoken_text,
-)
+from controller.window.view import GAME_TITLES, TableView
 from hardware.clock import Clock, FakeClock, SystemClock
 
 log = logging.getLogger("gamebox.sim")
@@ -45,13 +42,6 @@ IDLE_POLL = 0.1  # ... once nothing has changed for CALM_AFTER seconds
 CALM_AFTER = 2.0
 PLAYERS = {"floppy-ears": 3, "pirates": 3, "policecats": 4}
 SETUP = ("setup", "hang", "start_card")
-MENU_CARDS = tuple(f"control-game-{g}" for g in GAME_IDS) + tuple(f"control-players-{n}" for n in range(2, 6))
-ANSWERS = {
-    "rejected": "the box said no",
-    "unknown_card": "the box does not know that card",
-    "other_game": "that card is from another game",
-    "not_now": "not now",
-}
 KEEP_FRAMES = 200  # LED frames the simulated strip keeps: the window only needs the last one
 
 
@@ -74,10 +64,8 @@ class SimApp:
         self.drawn: Drawn | None = None
         self.shown: TableView | None = None
         self.frames = 0  # frames drawn so far
+        self.hands = Hands(self.daemon, self.seats)
         self.quit = False
-        self.focus: str | None = None
-        self._die_by: str | None = None  # "mouse" or "key" while the die button is held down
-        self._notice: tuple[str, Any] | None = None  # (text, the state it was about)
         self._drawn_key: Any = None
         self._seen_version: Any = None
         self._dirty = True
@@ -86,8 +74,14 @@ class SimApp:
     # -- life ------------------------------------------------------------------------
     async def start(self) -> None:
         """Start the box and, once it listens, the bots (who first choose the game)."""
-        self._tasks.append(asyncio.create_task(self.daemon.run()))
-        await self.daemon.ready.wait()
+        box = asyncio.create_task(self.daemon.run())
+        self._tasks.append(box)
+        ready = asyncio.ensure_future(self.daemon.ready.wait())
+        await asyncio.wait({ready, box}, return_when=asyncio.FIRST_COMPLETED)
+        if not self.daemon.ready.is_set():  # the box could not start: say why, do not wait for ever
+            ready.cancel()
+            box.result()
+            raise RuntimeError("the box stopped before it was ready")
         self._tasks.append(asyncio.create_task(self._bots()))
 
     async def _bots(self) -> None:
@@ -162,106 +156,14 @@ class SimApp:
             id(frames[-1]) if frames else None, len(frames), len(stage.transcript),
             box.game_id, len(engine.log) if engine else -1, engine.awaiting if engine else None,
             box.pending is None, box.wish, id(self.seats.auto), self.seats.acting,
-            self.focus, self._die_by, self._notice,
+            self.hands.focus, self.hands.die_by, self.hands.notice(),
         )
 
     def view(self) -> TableView:
         """What the table looks like now."""
-        daemon = self.daemon
-        box = daemon.box
-        leds = daemon.devices.leds
-        common: dict[str, Any] = {
-            "you": self.you,
-            "leds": tuple((name, tuple(leds.shown(name))) for name in leds.segments),
-            "prompt": self._prompt(),
-            "answer": self._answer(),
-            "focus": self.focus,
-            "die_down": self._die_by is not None,
-            "hold_time": getattr(daemon.devices.buttons.get("die"), "hold_time", 2.0),
-        }
-        engine = box.engine
-        if engine is None:
-            return TableView(None, hand=MENU_CARDS, hint=self._hint(hint(None, True, None, self.you, 0)), **common)
-        auto = self.seats.sync()
-        state = engine.view()
-        game = engine.game
-        awaiting = state["awaiting"]
-        waiting_for = self.seats.awaited()
-        yours = waiting_for == self.you and not engine.over
-        sizes = state.get("hand_sizes")
-        ears = state.get("ears")
-        tableau = state.get("tableau")
-        seats = tuple(
-            SeatView(
-                seat=s,
-                name=seat_name(s, self.you),
-                hand=sizes[s] if sizes is not None else None,
-                ears=tuple(ears[s]) if ears is not None else None,
-                ears_hidden=s == self.you,
-                ship=state["ships"][s] if game == "pirates" else None,
-                score=state["scores"][s] if game == "policecats" else None,
-                cards=tuple(tableau[s]) if tableau is not None else (),
-                families=len(state["families"][s]) if game == "policecats" else None,
-                police=state.get("police") == s,
-            )
-            for s in range(engine.players)
-        )
-        if tableau is not None:
-            hand = tuple(sorted(tableau[self.you], key=hand_order))
-        else:
-            hand = tuple(sorted(auto.table.hand(self.you), key=hand_order)) if auto else ()
-        choosing = awaiting == "choose_color"
-        rolls = [a for a in engine.log if a.get("type") == "roll"]
-        return TableView(
-            game,
-            players=engine.players,
-            current=state["current"],
-            awaiting=awaiting,
-            waiting_for=waiting_for,
-            seats=seats,
-            top=state.get("top"),
-            stack=state.get("stack"),
-            color=("yellow", "green", "blue", "red")[box.wish] if choosing else state.get("color"),
-            choosing_color=choosing,
-            hand=hand,
-            own_ears=tuple(ears[self.you]) if ears is not None else None,
-            wins_needed=engine.options.get("wins_needed", 0) if game == "pirates" else 0,
-            winners=tuple(state.get("winners") or ()),
-            hint=self._hint(hint(awaiting, yours, state["current"], self.you, common["hold_time"])),
-            die_face=rolls[-1].get("face") if rolls and awaiting != "roll" else None,
-            **common,
-        )
-
-    def _prompt(self) -> str:
-        for _at, kind, name in reversed(self.daemon.stage.transcript):
-            if kind == "say":
-                return spoken_text(name, self.language)
-        return ""
-
-    def _answer(self) -> str:
-        box = self.daemon.box
-        for _at, kind, name in reversed(self.daemon.stage.transcript):
-            if kind != "show":
-                continue
-            if name == "accepted" and box.engine is not None and box.engine.log:
-                return "took it: " + describe_action(box.engine.log[-1], self.you)
-            if name in ANSWERS:
-                return ANSWERS[name]
-        return ""
-
-    def _state_key(self) -> Any:
-        engine = self.daemon.box.engine
-        return (self.daemon.box.game_id, len(engine.log) if engine else -1, len(self.daemon.stage.transcript))
-
-    def _hint(self, default: str) -> str:
-        """A notice about your last input while nothing has happened since; else what you can do."""
-        if self._notice is not None and self._notice[1] == self._state_key():
-            return self._notice[0]
-        self._notice = None
-        return default
-
-    def _refuse(self, text: str) -> None:
-        self._notice = (text, self._state_key())
+        hands = self.hands
+        return box_view(self.daemon, self.seats, self.you, language=self.language, focus=hands.focus,
+                        die_down=hands.die_by is not None, notice=hands.notice())
 
     # -- input -----------------------------------------------------------------------
     def handle(self, events: Iterable[pygame.event.Event]) -> None:
@@ -278,108 +180,12 @@ class SimApp:
                     if acted:
                         continue
                     acted = True
-                self.do(command)
-
-    def do(self, command: Command) -> None:
-        kind, value = command.kind, command.value
-        if kind == "quit":
-            self.quit = True
-        elif kind == "redraw":
-            self._dirty = True
-        elif kind == "focus":
-            self._move_focus(int(value or "1"))
-        elif kind == "activate":
-            self._activate()
-        elif kind == "tap" and value:
-            self._tap(value)
-        elif kind == "die-down":
-            self._die_down(value or "key")
-        elif kind == "die-up":
-            if self._die_by == value:
-                self._die_by = None
-                self.daemon.devices.buttons["die"].release()
-        elif kind == "hold":
-            if self._may_act():
-                die = self.daemon.devices.buttons["die"]
-                die.hold()
-                die.release()
-        elif kind == "color" and value:
-            if self._may_act() and value in self.daemon.devices.buttons:
-                button = self.daemon.devices.buttons[value]
-                button.press()
-                button.release()
-        elif kind == "new-game":
-            if self.seats.acting:
-                self._refuse("Wait until the bot has finished its move")
-            else:
-                self._lay("control-new-game")
-
-    def _may_act(self) -> bool:
-        if self.seats.human_may_act():
-            return True
-        seat = self.seats.awaited()
-        self._refuse("Wait: " + ("the table is being set up" if seat is None else
-                                 f"it is {seat_name(seat)}'s ({seat_colour_name(seat)}) turn"))
-        return False
-
-    def _tap(self, target: str) -> None:
-        box = self.daemon.box
-        if not self._may_act():
-            return
-        if box.pending is not None:
-            self._refuse("Make your call with the die button, or wait")
-            return
-        if target == "stack":
-            card = self.stack_top()
-            if card is None:
-                self._refuse("Press the die button to draw a card" if box.engine else "Choose a game first")
-                return
-        else:
-            card = target.removeprefix("card:")
-        self._lay(card)
-
-    def stack_top(self) -> str | None:
-        """The stack's top card, when what the referee awaits is to turn it up."""
-        box = self.daemon.box
-        auto = self.seats.sync()
-        if auto is None or box.engine is None or box.engine.awaiting not in ("reveal", "start_card"):
-            return None
-        stack = [card for card, place in auto.table.placements() if place == "stack"]
-        return stack[-1] if stack else None
-
-    def _lay(self, card: str) -> None:
-        """Lay a card on the reader and lift it, as a hand does."""
-        reader = next(iter(self.daemon.devices.readers.values()))
-        reader.tap(card_uid(card), card)
-        reader.remove()
-
-    def _die_down(self, source: str) -> None:
-        if self._die_by is not None or not self._may_act():
-            return
-        self._die_by = source
-        self.daemon.devices.buttons["die"].press()
-
-    def _move_focus(self, step: int) -> None:
-        targets = self.drawn.targets if self.drawn else []
-        if not targets:
-            self.focus = None
-            return
-        index = targets.index(self.focus) if self.focus in targets else (-1 if step > 0 else 0)
-        self.focus = targets[(index + step) % len(targets)]
-
-    def _activate(self) -> None:
-        target = self.focus
-        if target is None:
-            return
-        if target == "die":
-            if self._may_act():
-                die = self.daemon.devices.buttons["die"]
-                die.press()
-                die.release()
-        elif target.startswith("color:"):
-            self.do(Command("color", target.removeprefix("color:")))
-        else:
-            self._tap(target)
+                if command.kind == "quit":
+                    self.quit = True
+                elif command.kind == "redraw":
+                    self._dirty = True
+                else:
+                    self.hands.do(command, self.drawn.targets if self.drawn else [])
 
 
 # -- the command ----------------------------------------------------------------------

@@ -138,16 +138,16 @@ def card_name(card: str) -> str:
     return card.replace("-pirate-", " ").replace("-", " ")
 
 
-def hint(awaiting: str | None, yours: bool, current: int | None, you: int | None, hold: float) -> str:
-    """One line telling the player at the window what they can do now."""
+def hint(awaiting: str | None, yours: bool, waiting_for: int | None, you: int | None, hold: float) -> str:
+    """One line telling the player at the window what they can do now (``waiting_for``: the seat awaited)."""
     if awaiting is None:
         return "Choose a game: tap a game card, then a players card (or press and hold the die button)"
     if awaiting == "over":
         return f"Game over. Hold the die button ({hold:g} s, or H) for another game, N for the menu"
     if not yours:
-        if current is None:
+        if waiting_for is None:
             return "The table is being set up..."
-        return f"{seat_name(current)} ({seat_colour_name(current)}) is playing..."
+        return f"{seat_name(waiting_for)} ({seat_colour_name(waiting_for)}) is playing..."
     return {
         "setup": "Hang your ears: tap a card from your hand for each ear",
         "hang": "Hang a new ear: tap a card from your hand",

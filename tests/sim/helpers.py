@@ -87,7 +87,7 @@ async def space(app: SimApp, clock: FakeClock) -> None:
 async def act(app: SimApp, clock: FakeClock, step: Input) -> None:
     """One physical input of seat 0, done with the mouse and the keyboard of the window."""
     if step.kind == "tap":
-        if step.value == app.stack_top():
+        if step.value == app.hands.stack_top():
             key(app, pygame.K_s)
         else:
             click(app, f"card:{step.value}")
