@@ -52,6 +52,27 @@ class Scene:
     attract: bool = False  # the menu has waited long enough to invite people to play
 
 
+def scene_for(game: str, players: int, options: dict[str, Any], view: dict[str, Any], wish: str | None = None) -> Scene:
+    """What the LED segments show for a referee's view; the box and the kiosk display both draw from this.
+
+    ``wish`` is the colour being chosen on the turn ring, when a colour is awaited.
+    """
+    choosing = view.get("awaiting") == "choose_color"
+    return Scene(
+        "over" if view.get("awaiting") == "over" else "play",
+        game=game,
+        players=players,
+        current=view.get("current"),
+        color=wish if choosing and wish else view.get("color"),
+        choosing_color=choosing,
+        ships=list(view.get("ships") or []),
+        wins_needed=options.get("wins_needed", 0),
+        police=view.get("police"),
+        track=view.get("track"),
+        winners=list(view.get("winners") or []),
+    )
+
+
 class Stage(Protocol):
     """Where the box's answers go: sound and light on the devices."""
 
@@ -479,21 +500,8 @@ class Box:
         if engine is None:
             self.stage.scene(Scene("menu", game=self.menu_game, players=self.menu_players or 0, attract=self.attracting))
             return
-        view = engine.view()
-        choosing = engine.awaiting == "choose_color"
-        self.stage.scene(Scene(
-            "over" if engine.over else "play",
-            game=engine.game,
-            players=engine.players,
-            current=engine.current,
-            color=COLORS[self.wish] if choosing else view.get("color"),
-            choosing_color=choosing,
-            ships=list(view.get("ships") or []),
-            wins_needed=engine.options.get("wins_needed", 0),
-            police=view.get("police"),
-            track=view.get("track"),
-            winners=list(view.get("winners") or []),
-        ))
+        wish = COLORS[self.wish] if engine.awaiting == "choose_color" else None
+        self.stage.scene(scene_for(engine.game, engine.players, engine.options, engine.view(), wish))
 
     def status_line(self) -> str:
         """One line for systemd's STATUS= and the log."""

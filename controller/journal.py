@@ -73,10 +73,19 @@ class GameRecord:
 class Journal:
     """One SQLite file of games, their actions and the box's settings."""
 
-    def __init__(self, path: str | Path, wall: Callable[[], float] = time.time) -> None:
+    def __init__(self, path: str | Path, wall: Callable[[], float] = time.time, read_only: bool = False) -> None:
+        """Open (creating) the journal; ``read_only`` (a kiosk display) never writes, repairs or moves it."""
         self.path = Path(path)
         self.wall = wall
         self.moved_aside: Path | None = None
+        if read_only:
+            self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+            try:
+                self.db.execute("SELECT 1 FROM games LIMIT 1")
+            except sqlite3.DatabaseError as exc:
+                self.db.close()
+                raise JournalError(f"{self.path}: not a gamebox journal (yet): {exc}") from None
+            return
         self.path.parent.mkdir(parents=True, exist_ok=True)
         try:
             self.db = self._open()

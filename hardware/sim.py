@@ -14,6 +14,7 @@ nothing is pressed, so an idle simulated box costs no CPU.
 from __future__ import annotations
 
 import threading
+from collections import deque
 from collections.abc import Mapping, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
@@ -27,6 +28,9 @@ from hardware.faults import FaultReporter
 from hardware.interfaces import RGB, DiePuck, TagReader
 from hardware.pixels import PixelStrip, SegmentSpec
 from hardware.speaker import ChannelSpeaker
+
+
+FRAMES_KEPT = 5000  # LED frames a simulated strip remembers for tests and the window
 
 
 def as_uid(uid: bytes | str) -> bytes:
@@ -180,7 +184,7 @@ class SimLedOutput:
 
     driver = "sim"
 
-    def __init__(self, name: str, pixels: int, clock: Clock, frames: list[LedFrame]) -> None:
+    def __init__(self, name: str, pixels: int, clock: Clock, frames: deque[LedFrame]) -> None:
         self.name = name
         self.pixels = pixels
         self._clock = clock
@@ -214,7 +218,8 @@ class SimLedStrip(PixelStrip):
         *,
         brightness: float = 1.0,
     ) -> None:
-        self.frames: list[LedFrame] = []
+        #: The frames sent, oldest first; bounded, so a long simulator session stays small.
+        self.frames: deque[LedFrame] = deque(maxlen=FRAMES_KEPT)
         outputs = {name: SimLedOutput(name, pixels, clock, self.frames) for name, pixels in strips.items()}
         self._specs = dict(segments)
         super().__init__(outputs, segments, sink, clock, brightness=brightness)

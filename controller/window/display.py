@@ -24,7 +24,7 @@ import pygame
 
 from controller.box import Scene
 from controller.config import Config
-from controller.journal import Journal
+from controller.journal import Journal, JournalError
 from controller.report import game_status
 from controller.window.controls import EXPOSES, RESIZES
 from controller.window.render import Drawn, Renderer
@@ -51,17 +51,6 @@ DOING = {
     "give": "give a cat away",
     "lure": "lure a cat",
 }
-
-
-class ReadOnlyJournal(Journal):
-    """The box's journal opened for reading only: what a display may do, and all it may do."""
-
-    def __init__(self, path: str | Path) -> None:  # no super().__init__: that one creates and repairs
-        self.path = Path(path)
-        self.wall = time.time
-        self.moved_aside = None
-        self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
-        self.db.execute("SELECT 1 FROM games LIMIT 1")  # not a journal (yet): fail now, not mid-frame
 
 
 def segment_counts(profile: str) -> dict[str, int]:
@@ -139,7 +128,7 @@ class DisplayApp:
         self.screen = screen
         self.counts = counts or dict(DEFAULT_SEGMENTS)
         self.renderer = Renderer()
-        self.journal: ReadOnlyJournal | None = None
+        self.journal: Journal | None = None
         self.quit = False
         self.frames = 0
         self.drawn: Drawn | None = None
@@ -160,14 +149,14 @@ class DisplayApp:
                 self.journal.close()
                 self.journal = None
             if self.journal is None and inode is not None:
-                self.journal = ReadOnlyJournal(self.path)
+                self.journal = Journal(self.path, read_only=True)
             version = self.journal.db.execute("PRAGMA data_version").fetchone()[0] if self.journal else None
             seen = (inode, version)
             if seen == self._seen and self._view is not None:
                 return False
             self._seen = seen
             self._view = self._build()
-        except (sqlite3.Error, ValueError, KeyError) as exc:  # mid-write, not a journal, a log that does not replay
+        except (sqlite3.Error, JournalError, ValueError, KeyError) as exc:  # mid-write, not a journal, a log that does not replay
             if str(exc) != self._problem:  # once per problem, not twice a second
                 log.warning("cannot read %s: %s", self.path, exc)
             self._problem = str(exc)

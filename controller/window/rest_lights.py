@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from controller.box import Scene
+from controller.box import Scene, scene_for
 from controller.games import engine_class
-from controller.games.base import COLORS
 from controller.shows import ShowBook
 from controller.stage import DeviceStage
 from hardware.clock import FakeClock
@@ -59,22 +58,7 @@ class _RecordingStrip:
 def scene_of(status: dict[str, Any]) -> Scene:
     """The scene the box shows for a game state (the keys of ``report.game_status``)."""
     options = engine_class(status["game"]).check_options(status["players"], status.get("options") or {})
-    over = bool(status.get("over"))
-    choosing = status.get("awaiting") == "choose_color"
-    color = status.get("color")
-    return Scene(
-        "over" if over else "play",
-        game=status["game"],
-        players=status["players"],
-        current=status.get("current"),
-        color=color if color in COLORS or not choosing else COLORS[0],
-        choosing_color=choosing,
-        ships=list(status.get("ships") or []),
-        wins_needed=options.get("wins_needed", 0),
-        police=status.get("police"),
-        track=status.get("track"),
-        winners=list(status.get("winners") or []),
-    )
+    return scene_for(status["game"], status["players"], options, status)
 
 
 def rest_frames(scene: Scene, counts: Iterable[tuple[str, int]]) -> tuple[tuple[str, tuple[RGB, ...]], ...]:

@@ -42,7 +42,6 @@ IDLE_POLL = 0.1  # ... once nothing has changed for CALM_AFTER seconds
 CALM_AFTER = 2.0
 PLAYERS = {"floppy-ears": 3, "pirates": 3, "policecats": 4}
 SETUP = ("setup", "hang", "start_card")
-KEEP_FRAMES = 200  # LED frames the simulated strip keeps: the window only needs the last one
 
 
 class SimApp:
@@ -129,9 +128,6 @@ class SimApp:
         spoken lines, the referee's log, your inputs) say so before any
         view is built.
         """
-        leds = self.daemon.devices.leds
-        if len(leds.frames) > 2 * KEEP_FRAMES:  # a long session must not hoard every LED frame
-            del leds.frames[:-KEEP_FRAMES]
         surface = self.screen.surface()
         version = (self._version(), surface.get_size())
         if not force and not self._dirty and version == self._seen_version:

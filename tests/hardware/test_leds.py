@@ -58,7 +58,7 @@ def test_starting_darkens_every_strip_and_show_sends_only_what_changed(clock):
         assert leds.show() is False
         leds.segment("police-track").set(0, (0, 0, 0))  # already dark: no change
         assert leds.show() is False
-        assert [f.strip for f in leds.frames[before:]] == ["main"]
+        assert [f.strip for f in list(leds.frames)[before:]] == ["main"]
 
     asyncio.run(scenario())
 
