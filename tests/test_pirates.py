@@ -17,6 +17,7 @@ from controller.games.base import Engine, OptionsError, Outcome, Rejection
 from controller.games.pirates import CARDS, Pirates
 from controller.table.bots import GreedyBot, RandomBot
 from controller.table.pirates import PiratesTable
+from controller.scenario import run_scenario
 from tests.referee import ok, refused
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -69,30 +70,6 @@ def midgame_states(count: int, options_of=lambda s: {}) -> list[Pirates]:
 
 
 # -- scenario files --------------------------------------------------------------------
-def run_scenario(doc: dict[str, Any]) -> None:
-    """The small runner of SCENARIOS.md: act, reject (code or true, state untouched), expect, events."""
-    engine = Pirates(doc["players"], doc.get("options") or {})
-    for number, step in enumerate(doc["steps"], start=1):
-        names: list[str] = []
-        if "act" in step:
-            before = engine.to_json()
-            result = engine.apply(step["act"])
-            if "reject" in step:
-                assert isinstance(result, Rejection), f"step {number}: accepted, expected {step['reject']}"
-                if step["reject"] is not True:
-                    assert result.code == step["reject"], f"step {number}: {result.code}: {result.message}"
-                assert engine.to_json() == before, f"step {number}: the rejection changed the state"
-            else:
-                assert isinstance(result, Outcome), f"step {number}: {result}"
-                names = result.names
-        view = json.loads(json.dumps(engine.view()))
-        for key, want in step.get("expect", {}).items():
-            if key == "events":
-                assert set(want) <= set(names), f"step {number}: events {names} lack {want}"
-            else:
-                assert view[key] == want, f"step {number}: {key} is {view[key]!r}, expected {want!r}"
-
-
 @pytest.mark.parametrize("path", SCENARIOS + SHARED, ids=lambda p: p.name)
 def test_scenario_file_passes(path: Path) -> None:
     doc = json.loads(path.read_text())

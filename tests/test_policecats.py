@@ -16,6 +16,7 @@ import pytest
 from controller.games.base import OptionsError, Outcome, Rejection
 from controller.games.policecats import CAT_CARDS, POLICE_CARDS, Policecats
 from controller.table.policecats import PolicecatsTable
+from controller.scenario import run_scenario
 from tests.conftest import ALL_CARD_IDS, ROOT, SHARED
 from tests.referee import ok, refused
 
@@ -63,29 +64,6 @@ def tableau(engine: Policecats) -> list[list[str]]:
 
 
 # -- scenario files -------------------------------------------------------------------
-
-
-def run_scenario(data: dict[str, Any]) -> None:
-    """The SCENARIOS.md semantics, kept here so these files are checked on their own."""
-    engine = Policecats(data["players"], data.get("options") or {})
-    for number, step in enumerate(data["steps"], start=1):
-        names: list[str] = []
-        if "act" in step:
-            before = engine.to_json()
-            result = engine.apply(step["act"])
-            if "reject" in step:
-                assert isinstance(result, Rejection), f"step {number}: accepted"
-                assert step["reject"] is True or result.code == step["reject"], f"step {number}: {result}"
-                assert engine.to_json() == before, f"step {number}: the rejection changed the state"
-            else:
-                assert isinstance(result, Outcome), f"step {number}: {result}"
-                names = result.names
-        view = json.loads(json.dumps(engine.view()))
-        for key, want in step.get("expect", {}).items():
-            if key == "events":
-                assert set(want) <= set(names), f"step {number}: events {names} lack {want}"
-            else:
-                assert view[key] == want, f"step {number}: {key} is {view[key]}, expected {want}"
 
 
 @pytest.mark.parametrize("path", SCENARIOS, ids=[p.name for p in SCENARIOS])
