@@ -33,14 +33,13 @@ class Input:
 
 
 class Autoplayer:
-    """Plays every seat (or every seat but ``human``) of the box's current game through a virtual table."""
+    """Plays the seats of the box's current game through a virtual table (the window plays one seat itself)."""
 
-    def __init__(self, box: Box, seed: int, bots: list[str] | None = None, human: int | None = None) -> None:
+    def __init__(self, box: Box, seed: int, bots: list[str] | None = None) -> None:
         engine = box.engine
         assert engine is not None, "start a game on the box first"
         self.box = box
         self.game_id = box.game_id
-        self.human = human
         self.table: VirtualTable = new_table(engine.game, engine.players, engine.options, seed)
         kinds = bots or ["greedy"]
         self.bots: list[Bot] = [

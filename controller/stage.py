@@ -20,7 +20,6 @@ from typing import Any
 
 from controller.box import Scene
 from controller.config import Config
-from controller.decks import LANGUAGES
 from controller.lights import (
     Animation, Attract, CARD_COLORS, DieRoll, PoliceTrack, RejectionFlash, ResumedSweep, SEAT_COLORS, SeaRoute,
     ShipSail, Siren, Still, TreasureSparkle, TurnRing, WishedColor,
@@ -263,4 +262,3 @@ class DeviceStage:
         return dark
 
 
-__all__ = ["DeviceStage", "LANGUAGES", "sound_files", "voice_files"]

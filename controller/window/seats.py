@@ -46,7 +46,7 @@ class Seats:
             return None
         if self.auto is None or self.auto.game_id != box.game_id:
             kinds = BOTS if box.engine.game == "floppy-ears" else ["greedy", "random"]
-            self.auto = Autoplayer(box, self.seed + self._games, kinds, human=self.human)
+            self.auto = Autoplayer(box, self.seed + self._games, kinds)
             self._games += 1
             if self._wake not in box.listeners:
                 box.listeners.append(self._wake)
