@@ -292,16 +292,27 @@ class Box:
             self.menu_game = GAME_IDS[(GAME_IDS.index(self.menu_game) + 1) % len(GAME_IDS)]
             self.stage.prompt(f"game-{self.menu_game}")
         else:
-            cls = engine_class(self.menu_game)
-            low = 2 if self.menu_game != "policecats" else 3
-            span = cls.max_players - low + 1
-            self.menu_players = low + (self.menu_players - low + 1) % span
+            counts = self._player_counts(self.menu_game)
+            at = counts.index(self.menu_players) if self.menu_players in counts else -1
+            self.menu_players = counts[(at + 1) % len(counts)]
             self.stage.prompt(f"players-{self.menu_players}")
         self._scene()
 
+    def _player_counts(self, game: str) -> list[int]:
+        """The player counts a game can start with, with its configured options (the alarm variant allows 2)."""
+        cls, options = engine_class(game), self._options(game)
+        counts = []
+        for players in range(cls.min_players, cls.max_players + 1):
+            try:
+                cls.check_options(players, options)
+            except ValueError:
+                continue
+            counts.append(players)
+        return counts or [cls.min_players]
+
     def _menu_hold(self) -> None:
         if self.menu_players is None:
-            self.menu_players = 3 if self.menu_game == "policecats" else 2
+            self.menu_players = self._player_counts(self.menu_game)[0]
             self.stage.prompt(f"players-{self.menu_players}")
             self._scene()
         else:
@@ -318,9 +329,10 @@ class Box:
             if self.engine is not None and not self.engine.over:
                 self.stage.show("not_now", card=card)
                 return
-            self.engine, self.menu_game, self.menu_players = None, name.removeprefix("game-"), None
+            self.engine, self.menu_game = None, name.removeprefix("game-")
+            self.menu_players = self._player_counts(self.menu_game)[0]  # a players card or the die goes on
             self.stage.prompt(f"game-{self.menu_game}")
-            self._menu_hold()
+            self._scene()
         elif name.startswith("players-"):
             if self.engine is not None and not self.engine.over:
                 self.stage.show("not_now", card=card)

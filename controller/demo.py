@@ -124,9 +124,13 @@ class Demo:
             for n, (game, players) in enumerate(games):
                 self.say(f"== {game}, {players} players ==")
                 await self._inputs([Input("tap", f"control-game-{game}"), Input("tap", f"control-players-{players}")])
+                if self.daemon.stopping.is_set():
+                    return results
                 box = self.daemon.box
                 auto = Autoplayer(box, seed + n, ["greedy", "random", "forgetful" if game == "floppy-ears" else "greedy"])
                 while not box.engine.over:
+                    if self.daemon.stopping.is_set():  # Ctrl-C or SIGTERM: the daemon is closing
+                        return results
                     seat, action = auto.choose()
                     self.say(describe(seat, action))
                     await self._inputs(auto.inputs(action))
@@ -167,5 +171,8 @@ def run_demo(game: str | None, players: int | None, seed: int, speed: float, str
     profile = "desktop" if audio_device_likely() else "sim"
     demo = Demo(clock, clock.sleep, stream, colour_terminal(stream), profile=profile)
     results = asyncio.run(demo.play(games, seed))
+    if len(results) < len(games):
+        stream.write("stopped\n")
+        return 130
     stream.write("winners: " + "; ".join(f"{g}: {', '.join(str(w + 1) for w in ws)}" for g, ws in results) + "\n")
     return 0

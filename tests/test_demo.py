@@ -55,3 +55,23 @@ def test_players_wait_until_the_box_has_said_what_it_awaits() -> None:
     setup = lines.index("    box says: Shuffle all the cards and put them face down in a stack in the middle.")
     first_roll = next(i for i, line in enumerate(lines) if line.startswith("player 1 presses"))
     assert setup < lines.index("    box says: Roll the die!") < first_roll
+
+
+def test_ctrl_c_stops_the_demo_at_once(tmp_path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    from tests.conftest import ROOT
+
+    env = dict(os.environ, PYTHONPATH=str(ROOT), XDG_RUNTIME_DIR=str(tmp_path), GAMEBOX_LOG="ERROR")
+    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "demo", "--game", "pirates"],
+                            stdout=subprocess.PIPE, text=True, env=env)
+    assert proc.stdout.readline().startswith("== pirates")
+    start = time.monotonic()
+    proc.send_signal(signal.SIGINT)
+    out, _ = proc.communicate(timeout=10)
+    assert proc.returncode == 130 and out.splitlines()[-1] == "stopped"
+    assert time.monotonic() - start < 5

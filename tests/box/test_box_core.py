@@ -233,3 +233,23 @@ def test_game_over_press_opens_menu_hold_plays_again(tmp_path: Path) -> None:
     first = box.game_id
     box.hold("die")
     assert box.engine.game == "floppy-ears" and box.game_id == first + 1 and box.engine.log == []
+
+
+def test_the_menu_offers_the_player_counts_the_variant_allows(tmp_path: Path) -> None:
+    """C10 (RULINGS: the policecat-alarm variant is for 2 players and up, the basic game 3-5)."""
+    box, stage, clock = make_box(tmp_path)
+    box.tap("table", "control-game-policecats")
+    assert stage.prompts[-1][0] == "game-policecats", "a game card names the game"
+    seen = []
+    for _ in range(4):
+        box.press("die")
+        seen.append(box.menu_players)
+    assert seen == [4, 5, 3, 4]
+    box.removed("table")
+    box.tap("table", "control-variant-alarm")
+    box.removed("table")
+    clock.advance(3)
+    box.tap("table", "control-game-policecats")
+    assert box.menu_players == 2
+    box.hold("die")
+    assert box.engine.players == 2 and box.engine.options["variant"] == "alarm"
