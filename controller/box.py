@@ -25,7 +25,7 @@ from controller.decks import LANGUAGES, VARIANTS, deck_of
 from controller.games import GAME_IDS, engine_class
 from controller.games.base import COLORS, Engine, Outcome, Rejection
 from controller.journal import Journal
-from controller.tags import Registry
+from controller.tags import Registry, uid_key
 from controller.taps import TapFilter
 
 log = logging.getLogger("gamebox.box")
@@ -198,7 +198,7 @@ class Box:
     # -- inputs ------------------------------------------------------------------
     def tap(self, reader: str, uid: bytes | str, text: str | None = None) -> None:
         """A tag was laid on a reader."""
-        key = uid.hex() if isinstance(uid, bytes) else str(uid)
+        key = uid_key(uid)
         if not self.taps.seen(reader, key, self.now()):
             return
         self._woken()
@@ -219,8 +219,7 @@ class Box:
             self._card(card)
 
     def removed(self, reader: str, uid: bytes | str | None = None) -> None:
-        key = uid.hex() if isinstance(uid, bytes) else uid
-        self.taps.gone(reader, key)
+        self.taps.gone(reader, None if uid is None else uid_key(uid))
 
     def press(self, button: str) -> None:
         """A short press (released before the hold time)."""

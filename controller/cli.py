@@ -104,22 +104,14 @@ def cmd_display(args: argparse.Namespace) -> int:
 
 def cmd_enroll(args: argparse.Namespace) -> int:
     from controller.enroll import run_enroll
-    from hardware.profile import ProfileError
 
-    try:
-        return run_enroll(args.deck, _config(args))
-    except ProfileError as exc:
-        return _fail(str(exc))
+    return run_enroll(args.deck, _config(args))
 
 
 def cmd_tags(args: argparse.Namespace) -> int:
     from controller.enroll import run_write
-    from hardware.profile import ProfileError
 
-    try:
-        return run_write(args.deck, _config(args))
-    except ProfileError as exc:
-        return _fail(str(exc))
+    return run_write(args.deck, _config(args))
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
@@ -142,12 +134,8 @@ def _config(args: argparse.Namespace):
 
 def cmd_run(args: argparse.Namespace) -> int:
     from controller.daemon import run
-    from hardware.profile import ProfileError
 
-    try:
-        return run(_config(args))
-    except ProfileError as exc:
-        return _fail(str(exc))
+    return run(_config(args))
 
 
 def cmd_status(args: argparse.Namespace) -> int:
@@ -262,11 +250,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     from controller.config import ConfigError
+    from hardware.profile import ProfileError
 
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except ConfigError as exc:
+    except (ConfigError, ProfileError) as exc:  # a file a person can fix: one line, no traceback
         return _fail(str(exc))
     except KeyboardInterrupt:
         return 130

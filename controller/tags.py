@@ -14,6 +14,11 @@ from pathlib import Path
 from controller.decks import deck_of, enrollable
 
 
+def uid_key(uid: bytes | str) -> str:
+    """A tag's uid as the registry and the tap filter key it: lower-case hex (or the text typed)."""
+    return uid.hex() if isinstance(uid, bytes) else str(uid).lower()
+
+
 class TagTaken(ValueError):
     """The tag is already enrolled as another card."""
 
@@ -42,7 +47,7 @@ class Registry:
         """
         if text and deck_of(text.strip()):
             return text.strip()
-        key = uid.hex() if isinstance(uid, bytes) else str(uid).lower()
+        key = uid_key(uid)
         row = self.db.execute("SELECT card FROM tags WHERE uid=?", (key,)).fetchone()
         if row:
             return row[0]
@@ -55,7 +60,7 @@ class Registry:
         deck = deck_of(card)
         if deck is None:
             raise ValueError(f"no card {card!r}")
-        key = uid.hex() if isinstance(uid, bytes) else str(uid).lower()
+        key = uid_key(uid)
         row = self.db.execute("SELECT card FROM tags WHERE uid=?", (key,)).fetchone()
         if row and row[0] != card:
             raise TagTaken(f"tag {key} is already {row[0]}")

@@ -84,3 +84,18 @@ def test_no_config_file_means_defaults_and_volume_never_exceeds_its_cap(tmp_path
     config = load_config(path)
     assert config.volume == 0.5 and config.options("floppy-ears") == {"bark_rule": False}
     assert load_config(None).profile == "sim"
+
+
+@pytest.mark.parametrize("command", [["run"], ["enroll", "pirates"], ["tags", "write", "pirates"]])
+def test_a_missing_profile_is_one_line_for_every_command(tmp_path: Path, capsys, command) -> None:
+    from controller.cli import main
+
+    assert main([*command, "--profile", "nosuch", "--state-dir", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("gamebox: profile 'nosuch' not found") and err.count("\n") == 1
+
+
+def test_uids_are_keyed_alike_by_the_box_and_the_registry(tmp_path: Path) -> None:
+    reg = Registry(tmp_path / "tags.sqlite")
+    reg.enroll("04AABBCCDDEEFF", "red-3")
+    assert reg.resolve(bytes.fromhex("04aabbccddeeff")) == "red-3"
