@@ -649,7 +649,7 @@ def table_with(hands: list[list[str]], top: str, players: int = 2, **options: An
     table = PiratesTable(players, options, 0)
     rest = [c for c in table.deck() if c != top and all(c not in h for h in hands)]
     table._hands = [sum(module._BIT[c] for c in h) for h in hands]
-    table._stack = [*rest, top]
+    table._stack = [module._BIT[c] for c in (*rest, top)]
     table.act({"type": "start_card", "card": top})
     assert table.violations() == []
     return table

@@ -12,8 +12,8 @@ facts the table reports.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
-from typing import Any, ClassVar, Iterable
+from dataclasses import dataclass
+from typing import Any, ClassVar, Iterable, Sequence
 
 COLORS: tuple[str, ...] = ("yellow", "green", "blue", "red")
 
@@ -50,15 +50,17 @@ class Rejection:
         return False
 
 
-@dataclass(slots=True)
+@dataclass(frozen=True, slots=True)
 class Outcome:
     """An accepted action and what the referee saw happen because of it.
 
     Each event is a dict with at least ``"event"`` (a name of SCENARIOS.md);
-    other keys carry details (``player``, ``card``, ``count``, ...).
+    other keys carry details (``player``, ``card``, ``count``, ...). Read
+    them, never change them: the referees share the commonest outcomes
+    (:data:`QUIET` and a few others) between actions and games.
     """
 
-    events: list[dict[str, Any]] = field(default_factory=list)
+    events: Sequence[dict[str, Any]] = ()
 
     def __bool__(self) -> bool:
         return True
@@ -69,6 +71,9 @@ class Outcome:
 
 
 Result = Outcome | Rejection
+
+#: The outcome of an action that set off no event (most plays and passes).
+QUIET: Outcome = Outcome()
 
 
 class Engine:
@@ -134,7 +139,7 @@ class Engine:
             return refusal
         events = self._do(action)
         self.log.append(action)
-        return Outcome(events)
+        return Outcome(events) if events else QUIET
 
     def would_accept(self, action: Any) -> bool:
         """True when :meth:`apply` would accept ``action`` now (the state is not touched)."""

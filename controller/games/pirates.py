@@ -8,9 +8,9 @@ and a validate-then-mutate-in-place shape with no copies.
 
 from __future__ import annotations
 
-from typing import Any, ClassVar
+from typing import Any, ClassVar, Sequence
 
-from controller.games.base import COLORS, Engine, OptionsError, Outcome, Rejection, Result
+from controller.games.base import COLORS, QUIET, Engine, OptionsError, Outcome, Rejection, Result
 
 SPECIALS: tuple[str, ...] = ("ship", "bottle", "sleeper")  # one of each per colour
 LEAVABLE: tuple[str, ...] = ("ship", "bottle", "sleeper", "parrot")  # every special type: no start card (P1)
@@ -18,8 +18,11 @@ PARROT = "parrot"
 HAND = 5  # cards dealt to each seat (seed 001: "Jedes Kind erhält verdeckt 5 Karten")
 CALLS: frozenset[str] = frozenset({"mau", "mau-mau"})
 ACTION_TYPES: frozenset[str] = frozenset({"start_card", "play", "draw", "pass", "choose_color"})
-_CALL_VALUES = (None, "mau", "mau-mau")  # what a play's "call" may be (absent is None)
 _PLAYING = ("play", "after_draw")  # when a card may be played
+#: The outcomes of a plain draw and of a wish, built once: after QUIET, the commonest.
+_DREW_ONE: tuple[Outcome, ...] = tuple(Outcome(({"event": "drew", "player": s, "count": 1},)) for s in range(4))
+_WISHED: tuple[dict[str, Outcome], ...] = tuple(
+    {c: Outcome(({"event": "color_wished", "player": s, "color": c},)) for c in COLORS} for s in range(4))
 
 
 def _catalogue() -> dict[str, tuple[str | None, str]]:
@@ -37,30 +40,36 @@ def _catalogue() -> dict[str, tuple[str | None, str]]:
 
 #: All 52 cards of the box, in catalogue order.
 CARDS: dict[str, tuple[str | None, str]] = _catalogue()
+#: Card id -> its bit in the card sets (an int per set, as chess engines keep bitboards).
+BITS: dict[str, int] = {c: 1 << i for i, c in enumerate(CARDS)}
+_SPECIAL = sum(BITS[c] for c, (_, pic) in CARDS.items() if pic in LEAVABLE)
+
+
+def card_set(bits: int) -> set[str]:
+    """The card ids of a card set."""
+    return {c for c, b in BITS.items() if bits & b}
 
 
 class DeckTables:
     """One deck in play (P9) with its precomputed match sets, shared between games.
 
-    ``after[top]`` holds the cards that may go on ``top``; ``wished[colour]``
-    those that may go on a parrot whose player wished ``colour`` (P2);
-    ``topped[card]`` is (colour, picture, after[card]), what playing it sets.
+    Match sets are card sets (see :data:`BITS`): ``wished[colour]`` holds
+    the cards that may go on a parrot whose player wished ``colour`` (P2);
+    ``topped[card]`` is (colour, picture, the cards that may go on it),
+    what playing ``card`` sets.
     """
 
-    __slots__ = ("cards", "after", "wished", "topped")
+    __slots__ = ("cards", "wished", "topped")
 
     def __init__(self, leave_out: frozenset[str]) -> None:
         self.cards = {c: info for c, info in CARDS.items() if info[1] not in leave_out}
-        self.after: dict[str, frozenset[str]] = {
-            top: frozenset() if tpic == PARROT else frozenset(
-                c for c, (col, pic) in self.cards.items() if pic == PARROT or col == tcol or pic == tpic)
+        self.wished: dict[str, int] = {
+            w: sum(BITS[c] for c, (col, _) in self.cards.items() if col == w) for w in COLORS
+        }
+        self.topped: dict[str, tuple[str | None, str, int]] = {
+            top: (tcol, tpic, 0 if tpic == PARROT else sum(
+                BITS[c] for c, (col, pic) in self.cards.items() if pic == PARROT or col == tcol or pic == tpic))
             for top, (tcol, tpic) in self.cards.items()
-        }
-        self.wished: dict[str, frozenset[str]] = {
-            w: frozenset(c for c, (col, _) in self.cards.items() if col == w) for w in COLORS
-        }
-        self.topped: dict[str, tuple[str | None, str, frozenset[str]]] = {
-            c: (col, pic, self.after[c]) for c, (col, pic) in self.cards.items()
         }
 
 
@@ -80,9 +89,9 @@ class Pirates(Engine):
     """The referee of Pirate & Co. Mau Mau for 2-4 players.
 
     ``current``, ``awaiting``, ``top``, ``color``, ``picture``, ``playable``
-    (the cards that may go on the top card now, debt aside), ``pending_draw``
-    and ``direction`` are plain attributes for speed: read them, never
-    assign them from outside.
+    (the card set of :data:`BITS` that may go on the top card now, debt
+    aside), ``pending_draw`` and ``direction`` are plain attributes for
+    speed: read them, never assign them from outside.
     """
 
     game = "pirates"
@@ -133,19 +142,19 @@ class Pirates(Engine):
         self.direction = 1
         self._hands = [HAND] * n
         self._stack = len(self._deck) - HAND * n
-        self._pile: set[str] = set()
+        self._pile = 0  # the card set seen going onto the discard pile
         self.top: str | None = None
         self._wish: str | None = None
         self.color: str | None = None
         self.picture: str | None = None
-        self.playable: frozenset[str] = frozenset()
+        self.playable = 0
         self.pending_draw = 0
 
     # -- what the table may ask ------------------------------------------------------
     @property
     def pile(self) -> set[str]:
         """The cards the referee has seen go onto the discard pile (a copy)."""
-        return set(self._pile)
+        return card_set(self._pile)
 
     @property
     def deck(self) -> dict[str, tuple[str | None, str]]:
@@ -158,7 +167,7 @@ class Pirates(Engine):
 
     def matches(self, card: str) -> bool:
         """True when ``card`` may go on the top card now (P2), ignoring a bottle-post debt."""
-        return card in self.playable
+        return bool(BITS.get(card, 0) & self.playable)
 
     # -- validation ---------------------------------------------------------------
     def _check(self, action: dict[str, Any]) -> Rejection | None:
@@ -202,7 +211,8 @@ class Pirates(Engine):
         """A card from the hand onto the pile: call, identity, debt, parrot, match (in that order)."""
         card = action.get("card")
         call = action.get("call")
-        if (card in self.playable and not self.pending_draw and card not in self._pile
+        bit = BITS.get(card, 0)
+        if (bit & self.playable and not self.pending_draw and not bit & self._pile
                 and (call is None or call in CALLS) and self._hands[self.current]):
             return None  # the common case, accepted in one go
         return self._refuse_play(card, call)
@@ -218,7 +228,7 @@ class Pirates(Engine):
         info = self._deck.get(card)
         if info is None:
             return _unknown(card)
-        if card in self._pile:
+        if BITS[card] & self._pile:
             return Rejection("card_elsewhere", f"{card} is already on the discard pile")
         pic = info[1]
         if self.pending_draw and pic != "bottle":
@@ -227,102 +237,147 @@ class Pirates(Engine):
             if self.picture == PARROT:
                 return Rejection("parrot_on_parrot", "a parrot never goes on a parrot")
             return None
-        if card in self.playable:
+        if BITS[card] & self.playable:
             return None
         return Rejection("no_match", f"{card} matches neither the colour {self.color} nor the picture of {self.top}")
 
     # -- carrying out -------------------------------------------------------------
     def apply(self, action: Any) -> Result:
-        """As :meth:`Engine.apply`, with a fast lane for plainly legal turns (the self-play hot path).
+        """As :meth:`Engine.apply`, with a fast lane for the turns of a running round.
 
-        The lane takes only actions that :meth:`_check` accepts (a test holds
-        the two equal); everything else, every refusal included, goes the
-        generic way.
+        Self-play sends every action through here. The lane takes the plays,
+        draws, passes and wishes that :meth:`_check` accepts, checked in one
+        go, and carries them out as :meth:`_do` does (a test holds the two
+        ways equal on random states). Everything else, every refusal
+        included, goes the generic way.
         """
-        lane = None
-        if type(action) is dict:
-            try:
-                p = action["player"]
-                if p == self.current and type(p) is int:
-                    kind = action["type"]
-                    aw = self.awaiting
-                    if kind == "play":
-                        card = action["card"]
-                        if (card in self.playable and not self.pending_draw and card not in self._pile
-                                and action.get("call") in _CALL_VALUES and aw in _PLAYING and self._hands[p]):
-                            lane = kind
-                    elif kind == "draw" and aw == "play" or kind == "pass" and aw == "after_draw":
-                        lane = kind
-            except Exception:  # missing keys, odd values: the generic way refuses them properly
-                lane = None
-        if lane is None:
-            return Engine.apply(self, action)
-        events: list[dict[str, Any]] = []
-        if lane == "play":
-            self._play(action["card"], action.get("call"), events)
-        elif lane == "draw":
-            self._draw(events)
-        else:
-            self._pass()
-        self.log.append(action)
-        return Outcome(events)
+        try:
+            p = action["player"] if type(action) is dict else None
+            if type(p) is int and p == self.current:
+                kind = action["type"]
+                if kind == "play":
+                    card = action["card"]
+                    bit = BITS[card]
+                    if bit & self.playable and not bit & self._pile and self.awaiting in _PLAYING:
+                        left = self._hands[p] - 1
+                        if left > 1 and len(action) == 3 and not bit & _SPECIAL and not self.pending_draw:
+                            # the commonest play of all: as _play does it
+                            self._pile |= bit
+                            self.top = card
+                            self.color, self.picture, self.playable = self._topped[card]
+                            self._wish = None
+                            self._hands[p] = left
+                            self.awaiting = "play"
+                            self.current = (p + self.direction) % self.players
+                            self.log.append(action)
+                            return QUIET
+                        call = None if len(action) == 3 else action["call"]
+                        if (left >= 0 and (call is None or call in CALLS)
+                                and (not self.pending_draw or self._topped[card][1] == "bottle")):
+                            outcome = self._play(p, card, call)
+                            self.log.append(action)
+                            return outcome
+                elif kind == "draw":
+                    if self.awaiting == "play":
+                        if self.pending_draw or self._stack < 2:
+                            outcome = self._draw(p)
+                        else:  # the commonest draw, as _draw does it
+                            self._stack -= 1
+                            self._hands[p] += 1
+                            self.awaiting = "after_draw"
+                            outcome = _DREW_ONE[p]
+                        self.log.append(action)
+                        return outcome
+                elif kind == "pass":
+                    if self.awaiting == "after_draw":
+                        self.current = (p + self.direction) % self.players
+                        self.awaiting = "play"
+                        self.log.append(action)
+                        return QUIET
+                elif kind == "choose_color":
+                    color = action["color"]
+                    if self.awaiting == "choose_color" and color in COLORS:
+                        outcome = self._choose(p, color)
+                        self.log.append(action)
+                        return outcome
+        except Exception:  # not a dict, missing keys, odd values: the generic way refuses them properly
+            pass
+        return Engine.apply(self, action)
 
-    def _do(self, action: dict[str, Any]) -> list[dict[str, Any]]:
+    def _do(self, action: dict[str, Any]) -> Sequence[dict[str, Any]]:
         kind = action["type"]
-        events: list[dict[str, Any]] = []
+        p = self.current
         if kind == "play":
-            self._play(action["card"], action.get("call"), events)
-        elif kind == "draw":
-            self._draw(events)
-        elif kind == "pass":
+            return self._play(p, action["card"], action.get("call")).events
+        if kind == "draw":
+            return self._draw(p).events
+        if kind == "pass":
             self._pass()
         elif kind == "choose_color":
-            self._wish = self.color = action["color"]
-            self.playable = self._tables.wished[self._wish]
-            events.append({"event": "color_wished", "player": self.current, "color": self._wish})
-            self._pass()
+            return self._choose(p, action["color"]).events
         else:  # start_card
             card = action["card"]
-            self._pile.add(card)
+            self._pile |= BITS[card]
             self.top = card
             self.color, self.picture, self.playable = self._topped[card]
             self._stack -= 1
             self.current = self._starter
             self.awaiting = "play"
-        return events
+        return ()
 
     def _pass(self) -> None:
         """The turn goes to the next seat."""
         self.current = (self.current + self.direction) % self.players
         self.awaiting = "play"
 
-    def _draw(self, events: list[dict[str, Any]]) -> None:
-        p = self.current
+    def _choose(self, p: int, color: str) -> Outcome:
+        """The parrot's player wishes a colour (P2)."""
+        self._wish = self.color = color
+        self.playable = self._tables.wished[color]
+        self._pass()
+        return _WISHED[p][color]
+
+    def _draw(self, p: int) -> Outcome:
         if self.pending_draw:  # P5: pay the whole debt, then a normal turn
+            events: list[dict[str, Any]] = []
             self._take(p, self.pending_draw, events)
             self.pending_draw = 0
-        elif self._take(p, 1, events):  # P3: play the drawn card or pass
+            return Outcome(events)
+        if self._stack > 1:  # the commonest draw: one card, no reshuffle
+            self._stack -= 1
+            self._hands[p] += 1
+            self.awaiting = "after_draw"
+            return _DREW_ONE[p]
+        events = []
+        if self._take(p, 1, events):  # P3: play the drawn card or pass
             self.awaiting = "after_draw"
         else:  # nothing left anywhere to draw: the turn ends (docs/rules/pirates.md)
             events.append({"event": "drew", "player": p, "count": 0})
             self._pass()
+        return Outcome(events)
 
-    def _play(self, card: str, call: str | None, events: list[dict[str, Any]]) -> None:
-        p = self.current
-        self._pile.add(card)
+    def _play(self, p: int, card: str, call: str | None) -> Outcome:
+        self._pile |= BITS[card]
         self.top = card
         self.color, pic, self.playable = self._topped[card]
         self.picture = pic
         self._wish = None  # a wish stands until a card is played on it (P2)
         left = self._hands[p] = self._hands[p] - 1
-        if left < 2 and self._mau and call != ("mau" if left else "mau-mau"):
-            # P8: one penalty card; after a forgotten "Mau Mau" the round goes on.
-            events.append({"event": "mau_penalty", "player": p, "call": "mau" if left else "mau-mau"})
-            left += self._take(p, 1, events)
-        if not left:  # P7: the round is won; a special card as last card has no effect
-            self._win_round(p, events)
-            return
         self.awaiting = "play"
+        if left > 1 or left and not self._mau:
+            if pic not in LEAVABLE:  # the commonest play of all
+                self.current = (p + self.direction) % self.players
+                return QUIET
+            events: list[dict[str, Any]] = []
+        else:
+            events = []
+            if self._mau and call != ("mau" if left else "mau-mau"):
+                # P8: one penalty card; after a forgotten "Mau Mau" the round goes on.
+                events.append({"event": "mau_penalty", "player": p, "call": "mau" if left else "mau-mau"})
+                left += self._take(p, 1, events)
+            if not left:  # P7: the round is won; a special card as last card has no effect
+                self._win_round(p, events)
+                return Outcome(events)
         if pic not in LEAVABLE:
             self.current = (p + self.direction) % self.players
         elif pic == PARROT:
@@ -342,6 +397,7 @@ class Pirates(Engine):
             d = self.direction
             events.append({"event": "skip", "player": (p + d) % self.players})
             self.current = (p + 2 * d) % self.players
+        return Outcome(events) if events else QUIET
 
     def _take(self, p: int, n: int, events: list[dict[str, Any]]) -> int:
         """Seat ``p`` draws ``n`` cards, reshuffling as F10 says; returns how many it got (P5, P10)."""
@@ -361,10 +417,10 @@ class Pirates(Engine):
 
     def _reshuffle(self, events: list[dict[str, Any]]) -> bool:
         """The pile except its top card becomes the new stack (F10); False when it has nothing to give."""
-        k = len(self._pile) - 1
+        k = self._pile.bit_count() - 1
         if k < 1:
             return False
-        self._pile = {self.top}
+        self._pile = BITS[self.top]
         self._stack = k
         events.append({"event": "reshuffle", "count": k})
         return True
@@ -399,7 +455,7 @@ class Pirates(Engine):
             "round": self._round,
             # extras
             "wish": self._wish,
-            "pile_size": len(self._pile),
+            "pile_size": self._pile.bit_count(),
             "starter": self._starter,
         }
 
@@ -430,7 +486,7 @@ class Pirates(Engine):
         return {
             "awaiting": self.awaiting, "current": self.current, "starter": self._starter,
             "direction": self.direction, "hands": list(self._hands), "stack": self._stack,
-            "pile": sorted(self._pile), "top": self.top, "wish": self._wish,
+            "pile": sorted(card_set(self._pile)), "top": self.top, "wish": self._wish,
             "pending": self.pending_draw, "ships": list(self._ships), "round": self._round,
             "winners": list(self._winners),
         }
@@ -442,7 +498,7 @@ class Pirates(Engine):
         self.direction = state["direction"]
         self._hands = list(state["hands"])
         self._stack = state["stack"]
-        self._pile = set(state["pile"])
+        self._pile = sum(BITS[c] for c in set(state["pile"]))
         self.top = state["top"]
         self._wish = state["wish"]
         self.pending_draw = state["pending"]
@@ -450,7 +506,7 @@ class Pirates(Engine):
         self._round = state["round"]
         self._winners = list(state["winners"])
         self.color = self.picture = None
-        self.playable = frozenset()
+        self.playable = 0
         if self.top is not None:
             self.color, self.picture, self.playable = self._topped[self.top]
         if self._wish is not None:
@@ -464,4 +520,4 @@ def _unknown(card: Any) -> Rejection:
     return Rejection("unknown_card", f"{card!r} is no card of Pirate & Co.")
 
 
-__all__ = ["CARDS", "DeckTables", "Pirates", "tables_for"]
+__all__ = ["BITS", "CARDS", "DeckTables", "Pirates", "card_set", "tables_for"]

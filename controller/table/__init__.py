@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from importlib import import_module
+from random import Random
 
 from controller.table.base import Decision, VirtualTable
 
@@ -21,7 +22,7 @@ def table_class(game: str) -> type[VirtualTable]:
     return getattr(import_module(module), name)
 
 
-def new_table(game: str, players: int, options: dict | None = None, seed: int = 0) -> VirtualTable:
+def new_table(game: str, players: int, options: dict | None = None, seed: int | Random = 0) -> VirtualTable:
     return table_class(game)(players, options or {}, seed)
 
 

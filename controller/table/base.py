@@ -44,8 +44,9 @@ class VirtualTable:
 
     engine: ClassVar[type[Engine]]
 
-    def __init__(self, players: int, options: dict[str, Any] | None = None, seed: int = 0) -> None:
-        self.rng = random.Random(seed)
+    def __init__(self, players: int, options: dict[str, Any] | None = None, seed: int | random.Random = 0) -> None:
+        """``seed`` is a number, or a generator to draw from (a run of many games can share one)."""
+        self.rng = seed if isinstance(seed, random.Random) else random.Random(seed)
         self.referee: Engine = self.engine(players, options)
         self.players = players
         self._deal()

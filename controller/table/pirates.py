@@ -21,20 +21,19 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.games.base import COLORS, Outcome, Result
-from controller.games.pirates import CARDS, HAND, LEAVABLE, PARROT, Pirates
+from controller.games.base import COLORS, QUIET, Outcome, Result
+from controller.games.pirates import BITS, CARDS, HAND, LEAVABLE, PARROT, Pirates
 from controller.table.base import Decision, VirtualTable
 
 _SEATS = range(Pirates.max_players)
-_ORDER: tuple[str, ...] = tuple(CARDS)
-_BIT: dict[str, int] = {c: 1 << i for i, c in enumerate(_ORDER)}
+_BIT = BITS
 _CARD: dict[int, str] = {b: c for c, b in _BIT.items()}
 _COLOUR: dict[str, str | None] = {c: info[0] for c, info in CARDS.items()}
 _PICTURE: dict[str, str] = {c: info[1] for c, info in CARDS.items()}
 _ALL = sum(_BIT.values())
 _BOTTLES = sum(b for c, b in _BIT.items() if _PICTURE[c] == "bottle")
+_SPECIAL = sum(b for c, b in _BIT.items() if _PICTURE[c] in LEAVABLE)
 _OF_COLOUR: dict[str, int] = {col: sum(b for c, b in _BIT.items() if _COLOUR[c] == col) for col in COLORS}
-_MASKS: dict[frozenset[str], int] = {}  # the referee's match sets as bit sets, filled on first use
 
 #: _PLAY[call][seat][bit]; call 0: none, 1: "mau", 2: "mau-mau".
 _PLAY: tuple[list[dict[int, dict[str, Any]]], ...] = tuple(
@@ -51,24 +50,19 @@ _START = {c: Decision(None, [{"type": "start_card", "card": c}]) for c in CARDS}
 _OVER = Decision(None, [])
 
 
-def _mask(cards: frozenset[str]) -> int:
-    """The bit set of a referee match set (cached: the referee's sets are shared)."""
-    bits = _MASKS.get(cards)
-    if bits is None:
-        bits = _MASKS[cards] = sum(_BIT[c] for c in cards)
-    return bits
-
-
 # Flag bits above the 52 card bits, keying the shared decisions.
 _DEBT, _AFTER_DRAW, _MAU, _MAU_MAU, _FORGET = (1 << n for n in range(52, 57))
 _DECISIONS: list[dict[int, Decision]] = [{} for _ in _SEATS]
+_CACHED = 20_000
 
 
 def _decision(seat: int, key: int) -> Decision:
-    """The decision of ``seat`` for a key of card bits and flags, built once and then shared."""
-    found = _DECISIONS[seat].get(key)
-    if found is not None:
-        return found
+    """The decision of ``seat`` for a key of card bits and flags (see :meth:`PiratesTable.decision`).
+
+    The first ``_CACHED`` keys of each seat are kept and shared; they are
+    the common ones (a hand rarely holds more than two matching cards), and
+    the bound keeps memory to a few MB.
+    """
     plays = _PLAY[2 if key & _MAU_MAU else 1 if key & _MAU else 0][seat]
     acts = []
     bits = key & _ALL
@@ -82,11 +76,11 @@ def _decision(seat: int, key: int) -> Decision:
         acts.append(_DRAW[seat])
     if key & _AFTER_DRAW:
         acts.append(_PASS[seat])
+    decision = Decision(seat, acts)
     cache = _DECISIONS[seat]
-    if len(cache) >= 20_000:  # a bound on memory (a few MB); the common decisions come back at once
-        cache.clear()
-    found = cache[key] = Decision(seat, acts)
-    return found
+    if len(cache) < _CACHED:
+        cache[key] = decision
+    return decision
 
 
 def _cards(bits: int) -> list[str]:
@@ -111,22 +105,22 @@ class PiratesTable(VirtualTable):
     # -- dealing ---------------------------------------------------------------
     def _deal(self) -> None:
         self._deck: list[str] = list(self.referee.deck)
+        self._deck_bits = [_BIT[c] for c in self._deck]
         self._mau: bool = self.referee.options["mau_calls"]
         self._new_round()
 
     def _new_round(self) -> None:
         """Gather and shuffle every card, deal 5 each; specials go under the stack (P1, P7)."""
-        cards = list(self._deck)
+        cards = list(self._deck_bits)
         self._shuffle(cards)
-        n = self.players
-        self._hands: list[int] = [sum(_BIT[c] for c in cards[HAND * i:HAND * (i + 1)]) for i in range(n)]
-        stack = self._stack = cards[HAND * n:]
-        while _PICTURE[stack[-1]] in LEAVABLE:  # the box would answer special_start
+        self._hands: list[int] = [sum(cards[i:i + HAND]) for i in range(0, HAND * self.players, HAND)]
+        stack = self._stack = cards[HAND * self.players:]  # card bits, bottom first
+        while stack[-1] & _SPECIAL:  # the box would answer special_start
             stack.insert(0, stack.pop())
         self._pile: list[str] = []
         self._drawn = 0  # bit of the card the current seat just drew
 
-    def _shuffle(self, cards: list[str]) -> None:
+    def _shuffle(self, cards: list[int]) -> None:
         """Fisher-Yates on ``self.rng.random()``: a third faster than ``rng.shuffle`` (uniform to 2**-53)."""
         rand = self.rng.random
         for i in range(len(cards) - 1, 0, -1):
@@ -137,31 +131,32 @@ class PiratesTable(VirtualTable):
     def decision(self) -> Decision:
         ref = self.referee
         aw = ref.awaiting
+        p = ref.current
         if aw == "play":
-            p = ref.current
             hand = self._hands[p]
-            ok = hand & (_MASKS.get(ref.playable) or _mask(ref.playable))
+            key = hand & ref.playable
             if ref.pending_draw:
-                ok = ok & _BOTTLES | _DEBT
-            elif not ok:
+                key = key & _BOTTLES | _DEBT
+            elif not key:
                 return _DRAW_ONLY[p]
-            return _decision(p, ok | self._variant(hand))
-        if aw == "after_draw":
-            p = ref.current
-            drawn = self._drawn & (_MASKS.get(ref.playable) or _mask(ref.playable))
-            if not drawn:
+        elif aw == "after_draw":
+            key = self._drawn & ref.playable
+            if not key:
                 return _PASS_ONLY[p]
-            return _decision(p, drawn | _AFTER_DRAW | self._variant(self._hands[p]))
-        if aw == "choose_color":
-            return _CHOOSE[ref.current]
-        if aw == "start_card":
-            return _START[self._stack[-1]]
-        return _OVER
+            key |= _AFTER_DRAW
+            hand = self._hands[p]
+        elif aw == "choose_color":
+            return _CHOOSE[p]
+        elif aw == "start_card":
+            return _START[_CARD[self._stack[-1]]]
+        else:
+            return _OVER
+        if self._mau:
+            key |= self._calls(hand)
+        return _DECISIONS[p].get(key) or _decision(p, key)
 
-    def _variant(self, hand: int) -> int:
+    def _calls(self, hand: int) -> int:
         """The flag bits of the calls P8 asks for, and of forgotten calls when :attr:`forgetful`."""
-        if not self._mau:
-            return 0
         held = hand.bit_count()
         if held > 2:
             return 0
@@ -169,42 +164,54 @@ class PiratesTable(VirtualTable):
 
     # -- following the referee -------------------------------------------------------
     def act(self, action: dict[str, Any]) -> Result:
-        """As :meth:`VirtualTable.act`; repeated here because self-play calls it for every action."""
-        result = self.referee.apply(action)
-        if type(result) is Outcome:
-            kind = action["type"]
-            if kind == "play" and not result.events:  # the common quiet play, inline
-                card = action["card"]
-                p = action["player"]
-                bit = _BIT[card]
-                if self._hands[p] & bit:
-                    self._hands[p] ^= bit
-                else:
-                    self._take_out(card, p)
-                self._pile.append(card)
-            elif kind != "pass":  # a pass moves no card
-                self._follow(action, result)
-        return result
+        """Hand ``action`` to the referee; on acceptance, move the cards to follow it.
 
-    def _follow(self, action: dict[str, Any], outcome: Outcome) -> None:
+        Self-play calls this for every action, so the commonest moves (a
+        card from the hand to the pile, one card drawn) are handled here
+        before the events are read.
+        """
+        result = self.referee.apply(action)
+        if type(result) is not Outcome:
+            return result
         kind = action["type"]
-        if kind == "play" or kind == "start_card":
-            self._take_out(action["card"], action["player"] if kind == "play" else None)
+        if kind == "play":
+            card = action["card"]
+            bit = _BIT[card]
+            p = action["player"]
+            if self._hands[p] & bit:
+                self._hands[p] ^= bit
+            else:
+                self._take_out(card, p)
+            self._pile.append(card)
+            if result is QUIET:
+                return result
+        elif kind == "draw":
+            events = result.events
+            if len(events) == 1:  # one "drew": a plain draw or a debt paid
+                hands = self._hands
+                p = action["player"]
+                for _ in range(events[0]["count"]):
+                    bit = self._drawn = self._stack.pop()
+                    hands[p] |= bit
+                return result
+        elif kind == "start_card":
+            self._take_out(action["card"], None)
             self._pile.append(action["card"])
-        for event in outcome.events:
+        for event in result.events:
             name = event["event"]
             if name == "drew":
                 p = event["player"]
                 for _ in range(event["count"]):
-                    bit = self._drawn = _BIT[self._stack.pop()]
+                    bit = self._drawn = self._stack.pop()
                     self._hands[p] |= bit
             elif name == "reshuffle":  # F10: the pile but its top becomes the stack
-                rest = self._pile[:-1]
+                rest = [_BIT[c] for c in self._pile[:-1]]
                 self._shuffle(rest)
                 self._stack[:0] = rest
                 del self._pile[:-1]
             elif name == "new_round":
                 self._new_round()
+        return result
 
     def _take_out(self, card: str, seat: int | None) -> None:
         """Take ``card`` from ``seat``'s hand, or for ``None`` from the stack's top.
@@ -218,23 +225,23 @@ class PiratesTable(VirtualTable):
         stack = self._stack
         if seat is not None and self._hands[seat] & bit:
             self._hands[seat] ^= bit
-        elif seat is None and stack and stack[-1] == card:
+        elif seat is None and stack and stack[-1] == bit:
             stack.pop()
-        elif card in stack:
-            i = stack.index(card)
+        elif bit in stack:
+            i = stack.index(bit)
             if seat is None:
                 del stack[i]
             else:
                 low = self._hands[seat] & -self._hands[seat]
                 self._hands[seat] ^= low
-                stack[i] = _CARD[low]
+                stack[i] = low
         else:
             holder = next((s for s, hand in enumerate(self._hands) if hand & bit), None)
             if holder is None:
                 return  # nowhere on the table: violations() will say so
             self._hands[holder] ^= bit
             if seat is None:
-                self._hands[holder] |= _BIT[stack.pop()]
+                self._hands[holder] |= stack.pop()
             else:
                 low = self._hands[seat] & -self._hands[seat]
                 self._hands[seat] ^= low
@@ -276,7 +283,7 @@ class PiratesTable(VirtualTable):
 
     # -- the physical cards -------------------------------------------------------------
     def placements(self) -> list[tuple[str, str]]:
-        where = [(c, "stack") for c in self._stack] + [(c, "pile") for c in self._pile]
+        where = [(_CARD[b], "stack") for b in self._stack] + [(c, "pile") for c in self._pile]
         for seat, hand in enumerate(self._hands):
             where.extend((c, f"hand:{seat}") for c in _cards(hand))
         return where
@@ -286,7 +293,7 @@ class PiratesTable(VirtualTable):
 
     def stack(self) -> list[str]:
         """The draw stack, bottom first (its last card is turned up or drawn next)."""
-        return list(self._stack)
+        return [_CARD[b] for b in self._stack]
 
     def pile(self) -> list[str]:
         """The discard pile, bottom first (its last card is the top)."""
