@@ -108,10 +108,10 @@ class Engine:
             )
         if not isinstance(options, dict):
             raise OptionsError(f"options must be a JSON object, not {options!r}")
-        unknown = sorted(set(options) - set(cls.default_options) - {"first"})
+        unknown = [k for k in options if k not in cls.default_options and k != "first"]
         if unknown:
             allowed = ", ".join(sorted(set(cls.default_options) | {"first"}))
-            raise OptionsError(f"{cls.game} has no option {unknown[0]!r} (allowed: {allowed})")
+            raise OptionsError(f"{cls.game} has no option {min(unknown)!r} (allowed: {allowed})")
         full = dict(cls.default_options, first=0)
         full.update(options)
         first = full["first"]

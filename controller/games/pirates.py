@@ -53,16 +53,18 @@ def card_set(bits: int) -> set[str]:
 class DeckTables:
     """One deck in play (P9) with its precomputed match sets, shared between games.
 
-    Match sets are card sets (see :data:`BITS`): ``wished[colour]`` holds
+    ``bits`` are the deck's cards as bits, in catalogue order. Match sets
+    are card sets (see :data:`BITS`): ``wished[colour]`` holds
     the cards that may go on a parrot whose player wished ``colour`` (P2);
     ``topped[card]`` is (colour, picture, the cards that may go on it),
     what playing ``card`` sets.
     """
 
-    __slots__ = ("cards", "wished", "topped")
+    __slots__ = ("cards", "bits", "wished", "topped")
 
     def __init__(self, leave_out: frozenset[str]) -> None:
         self.cards = {c: info for c, info in CARDS.items() if info[1] not in leave_out}
+        self.bits: tuple[int, ...] = tuple(BITS[c] for c in self.cards)
         self.wished: dict[str, int] = {
             w: sum(BITS[c] for c, (col, _) in self.cards.items() if col == w) for w in COLORS
         }
@@ -160,6 +162,11 @@ class Pirates(Engine):
     def deck(self) -> dict[str, tuple[str | None, str]]:
         """Card id -> (colour, picture) for the deck in play (read only)."""
         return self._deck
+
+    @property
+    def deck_bits(self) -> tuple[int, ...]:
+        """The deck in play as card bits (:data:`BITS`), in catalogue order."""
+        return self._tables.bits
 
     @property
     def over(self) -> bool:

@@ -105,7 +105,7 @@ class PiratesTable(VirtualTable):
     # -- dealing ---------------------------------------------------------------
     def _deal(self) -> None:
         self._deck: list[str] = list(self.referee.deck)
-        self._deck_bits = [_BIT[c] for c in self._deck]
+        self._deck_bits = self.referee.deck_bits
         self._mau: bool = self.referee.options["mau_calls"]
         self._new_round()
 
@@ -164,40 +164,37 @@ class PiratesTable(VirtualTable):
 
     # -- following the referee -------------------------------------------------------
     def act(self, action: dict[str, Any]) -> Result:
-        """Hand ``action`` to the referee; on acceptance, move the cards to follow it.
-
-        Self-play calls this for every action, so the commonest moves (a
-        card from the hand to the pile, one card drawn) are handled here
-        before the events are read.
-        """
+        """As :meth:`VirtualTable.act`, with the commonest moves inline: self-play calls it for every action."""
         result = self.referee.apply(action)
-        if type(result) is not Outcome:
-            return result
-        kind = action["type"]
-        if kind == "play":
-            card = action["card"]
-            bit = _BIT[card]
-            p = action["player"]
-            if self._hands[p] & bit:
-                self._hands[p] ^= bit
-            else:
-                self._take_out(card, p)
-            self._pile.append(card)
-            if result is QUIET:
-                return result
-        elif kind == "draw":
-            events = result.events
-            if len(events) == 1:  # one "drew": a plain draw or a debt paid
-                hands = self._hands
+        if result is QUIET:
+            if action["type"] == "play":  # a card from the hand onto the pile
+                card = action["card"]
+                bit = _BIT[card]
                 p = action["player"]
-                for _ in range(events[0]["count"]):
-                    bit = self._drawn = self._stack.pop()
-                    hands[p] |= bit
+                if self._hands[p] & bit:
+                    self._hands[p] ^= bit
+                    self._pile.append(card)
+                    return result
+            elif action["type"] == "pass":
                 return result
-        elif kind == "start_card":
-            self._take_out(action["card"], None)
+        elif type(result) is not Outcome:
+            return result
+        elif action["type"] == "draw" and len(result.events) == 1:  # one "drew": a plain draw or a debt paid
+            hands = self._hands
+            p = action["player"]
+            for _ in range(result.events[0]["count"]):
+                bit = self._drawn = self._stack.pop()
+                hands[p] |= bit
+            return result
+        self._follow(action, result)
+        return result
+
+    def _follow(self, action: dict[str, Any], outcome: Outcome) -> None:
+        kind = action["type"]
+        if kind == "play" or kind == "start_card":
+            self._take_out(action["card"], action["player"] if kind == "play" else None)
             self._pile.append(action["card"])
-        for event in result.events:
+        for event in outcome.events:
             name = event["event"]
             if name == "drew":
                 p = event["player"]
@@ -211,7 +208,6 @@ class PiratesTable(VirtualTable):
                 del self._pile[:-1]
             elif name == "new_round":
                 self._new_round()
-        return result
 
     def _take_out(self, card: str, seat: int | None) -> None:
         """Take ``card`` from ``seat``'s hand, or for ``None`` from the stack's top.
