@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 
 from controller.games.base import Engine, OptionsError, Outcome, Rejection
-from controller.games.pirates import CARDS, Pirates
+from controller.games.pirates import BITS, CARDS, Pirates
 from controller.table.bots import GreedyBot, RandomBot
 from controller.table.pirates import PiratesTable
 from controller.scenario import run_scenario
@@ -654,12 +654,10 @@ def test_counts_disagree_notices_a_table_out_of_step() -> None:
 # -- greedy preferences -----------------------------------------------------------------------------------
 def table_with(hands: list[list[str]], top: str, players: int = 2, **options: Any) -> PiratesTable:
     """A table whose hands are set by hand (the stack keeps the rest)."""
-    from controller.table import pirates as module
-
     table = PiratesTable(players, options, 0)
     rest = [c for c in table.deck() if c != top and all(c not in h for h in hands)]
-    table._hands = [sum(module._BIT[c] for c in h) for h in hands]
-    table._stack = [module._BIT[c] for c in (*rest, top)]
+    table._hands = [sum(BITS[c] for c in h) for h in hands]
+    table._stack = [BITS[c] for c in (*rest, top)]
     table.act({"type": "start_card", "card": top})
     assert table.violations() == []
     return table

@@ -1,9 +1,10 @@
 """Pirate & Co. Mau Mau: the referee (rulings P1-P10 of RULINGS.md).
 
-The box sees only tapped cards, so the referee keeps the discard pile by
-name and everything else by count: hand sizes and the stack. The engine is
-on the self-play hot path, hence plain attributes, precomputed card tables
-and a validate-then-mutate-in-place shape with no copies.
+The box sees only tapped cards, so the referee keeps the discard pile card
+by card and everything else by count: hand sizes and the stack. The engine
+is on the self-play hot path, hence card sets as bits of an int (one
+``&`` tells whether a card matches), plain attributes, precomputed tables,
+shared outcomes and a validate-then-mutate-in-place shape with no copies.
 """
 
 from __future__ import annotations
@@ -42,12 +43,18 @@ def _catalogue() -> dict[str, tuple[str | None, str]]:
 CARDS: dict[str, tuple[str | None, str]] = _catalogue()
 #: Card id -> its bit in the card sets (an int per set, as chess engines keep bitboards).
 BITS: dict[str, int] = {c: 1 << i for i, c in enumerate(CARDS)}
-_SPECIAL = sum(BITS[c] for c, (_, pic) in CARDS.items() if pic in LEAVABLE)
+CARD_OF_BIT: dict[int, str] = {b: c for c, b in BITS.items()}
+_BOTTLES = sum(BITS[c] for c, (_, pic) in CARDS.items() if pic == "bottle")
 
 
-def card_set(bits: int) -> set[str]:
-    """The card ids of a card set."""
-    return {c for c, b in BITS.items() if bits & b}
+def card_ids(bits: int) -> list[str]:
+    """The card ids of a card set, in catalogue order."""
+    out = []
+    while bits:
+        low = bits & -bits
+        out.append(CARD_OF_BIT[low])
+        bits ^= low
+    return out
 
 
 class DeckTables:
@@ -156,7 +163,7 @@ class Pirates(Engine):
     @property
     def pile(self) -> set[str]:
         """The cards the referee has seen go onto the discard pile (a copy)."""
-        return card_set(self._pile)
+        return set(card_ids(self._pile))
 
     @property
     def deck(self) -> dict[str, tuple[str | None, str]]:
@@ -265,34 +272,16 @@ class Pirates(Engine):
                 if kind == "play":
                     card = action["card"]
                     bit = BITS[card]
-                    if bit & self.playable and not bit & self._pile and self.awaiting in _PLAYING:
-                        left = self._hands[p] - 1
-                        if left > 1 and len(action) == 3 and not bit & _SPECIAL and not self.pending_draw:
-                            # the commonest play of all: as _play does it
-                            self._pile |= bit
-                            self.top = card
-                            self.color, self.picture, self.playable = self._topped[card]
-                            self._wish = None
-                            self._hands[p] = left
-                            self.awaiting = "play"
-                            self.current = (p + self.direction) % self.players
-                            self.log.append(action)
-                            return QUIET
-                        call = None if len(action) == 3 else action["call"]
-                        if (left >= 0 and (call is None or call in CALLS)
-                                and (not self.pending_draw or self._topped[card][1] == "bottle")):
-                            outcome = self._play(p, card, call)
-                            self.log.append(action)
-                            return outcome
+                    call = None if len(action) == 3 else action["call"]
+                    if (bit & self.playable and not bit & self._pile and self.awaiting in _PLAYING
+                            and self._hands[p] and (call is None or call in CALLS)
+                            and (not self.pending_draw or bit & _BOTTLES)):
+                        outcome = self._play(p, card, call)
+                        self.log.append(action)
+                        return outcome
                 elif kind == "draw":
                     if self.awaiting == "play":
-                        if self.pending_draw or self._stack < 2:
-                            outcome = self._draw(p)
-                        else:  # the commonest draw, as _draw does it
-                            self._stack -= 1
-                            self._hands[p] += 1
-                            self.awaiting = "after_draw"
-                            outcome = _DREW_ONE[p]
+                        outcome = self._draw(p)
                         self.log.append(action)
                         return outcome
                 elif kind == "pass":
@@ -364,6 +353,7 @@ class Pirates(Engine):
         return Outcome(events)
 
     def _play(self, p: int, card: str, call: str | None) -> Outcome:
+        """Seat ``p`` plays ``card`` from the hand (P2-P8)."""
         self._pile |= BITS[card]
         self.top = card
         self.color, pic, self.playable = self._topped[card]
@@ -371,20 +361,14 @@ class Pirates(Engine):
         self._wish = None  # a wish stands until a card is played on it (P2)
         left = self._hands[p] = self._hands[p] - 1
         self.awaiting = "play"
-        if left > 1 or left and not self._mau:
-            if pic not in LEAVABLE:  # the commonest play of all
-                self.current = (p + self.direction) % self.players
-                return QUIET
-            events: list[dict[str, Any]] = []
-        else:
-            events = []
-            if self._mau and call != ("mau" if left else "mau-mau"):
-                # P8: one penalty card; after a forgotten "Mau Mau" the round goes on.
-                events.append({"event": "mau_penalty", "player": p, "call": "mau" if left else "mau-mau"})
-                left += self._take(p, 1, events)
-            if not left:  # P7: the round is won; a special card as last card has no effect
-                self._win_round(p, events)
-                return Outcome(events)
+        events: list[dict[str, Any]] = []
+        if left < 2 and self._mau and call != ("mau" if left else "mau-mau"):
+            # P8: one penalty card; after a forgotten "Mau Mau" the round goes on.
+            events.append({"event": "mau_penalty", "player": p, "call": "mau" if left else "mau-mau"})
+            left += self._take(p, 1, events)
+        if not left:  # P7: the round is won; a special card as last card has no effect
+            self._win_round(p, events)
+            return Outcome(events)
         if pic not in LEAVABLE:
             self.current = (p + self.direction) % self.players
         elif pic == PARROT:
@@ -493,7 +477,7 @@ class Pirates(Engine):
         return {
             "awaiting": self.awaiting, "current": self.current, "starter": self._starter,
             "direction": self.direction, "hands": list(self._hands), "stack": self._stack,
-            "pile": sorted(card_set(self._pile)), "top": self.top, "wish": self._wish,
+            "pile": sorted(card_ids(self._pile)), "top": self.top, "wish": self._wish,
             "pending": self.pending_draw, "ships": list(self._ships), "round": self._round,
             "winners": list(self._winners),
         }
@@ -527,4 +511,4 @@ def _unknown(card: Any) -> Rejection:
     return Rejection("unknown_card", f"{card!r} is no card of Pirate & Co.")
 
 
-__all__ = ["BITS", "CARDS", "DeckTables", "Pirates", "card_set", "tables_for"]
+__all__ = ["BITS", "CARDS", "CARD_OF_BIT", "DeckTables", "Pirates", "card_ids", "tables_for"]

@@ -22,22 +22,20 @@ from __future__ import annotations
 from typing import Any
 
 from controller.games.base import COLORS, QUIET, Outcome, Result
-from controller.games.pirates import BITS, CARDS, HAND, LEAVABLE, PARROT, Pirates
+from controller.games.pirates import BITS, CARD_OF_BIT, CARDS, HAND, LEAVABLE, PARROT, Pirates, card_ids
 from controller.table.base import Decision, VirtualTable
 
 _SEATS = range(Pirates.max_players)
-_BIT = BITS
-_CARD: dict[int, str] = {b: c for c, b in _BIT.items()}
 _COLOUR: dict[str, str | None] = {c: info[0] for c, info in CARDS.items()}
 _PICTURE: dict[str, str] = {c: info[1] for c, info in CARDS.items()}
-_ALL = sum(_BIT.values())
-_BOTTLES = sum(b for c, b in _BIT.items() if _PICTURE[c] == "bottle")
-_SPECIAL = sum(b for c, b in _BIT.items() if _PICTURE[c] in LEAVABLE)
-_OF_COLOUR: dict[str, int] = {col: sum(b for c, b in _BIT.items() if _COLOUR[c] == col) for col in COLORS}
+_ALL = sum(BITS.values())
+_BOTTLES = sum(b for c, b in BITS.items() if _PICTURE[c] == "bottle")
+_SPECIAL = sum(b for c, b in BITS.items() if _PICTURE[c] in LEAVABLE)
+_OF_COLOUR: dict[str, int] = {col: sum(b for c, b in BITS.items() if _COLOUR[c] == col) for col in COLORS}
 
 #: _PLAY[call][seat][bit]; call 0: none, 1: "mau", 2: "mau-mau".
 _PLAY: tuple[list[dict[int, dict[str, Any]]], ...] = tuple(
-    [{b: ({"player": s, "type": "play", "card": c} | ({"call": call} if call else {})) for c, b in _BIT.items()}
+    [{b: ({"player": s, "type": "play", "card": c} | ({"call": call} if call else {})) for c, b in BITS.items()}
      for s in _SEATS]
     for call in (None, "mau", "mau-mau")
 )
@@ -71,7 +69,7 @@ def _decision(seat: int, key: int) -> Decision:
         acts.append(plays[low])
         bits ^= low
     if key & _FORGET:
-        acts += [_PLAY[0][seat][_BIT[a["card"]]] for a in acts]
+        acts += [_PLAY[0][seat][BITS[a["card"]]] for a in acts]
     if key & _DEBT:
         acts.append(_DRAW[seat])
     if key & _AFTER_DRAW:
@@ -81,16 +79,6 @@ def _decision(seat: int, key: int) -> Decision:
     if len(cache) < _CACHED:
         cache[key] = decision
     return decision
-
-
-def _cards(bits: int) -> list[str]:
-    """The card ids of a bit set, in catalogue order."""
-    out = []
-    while bits:
-        low = bits & -bits
-        out.append(_CARD[low])
-        bits ^= low
-    return out
 
 
 class PiratesTable(VirtualTable):
@@ -148,7 +136,7 @@ class PiratesTable(VirtualTable):
         elif aw == "choose_color":
             return _CHOOSE[p]
         elif aw == "start_card":
-            return _START[_CARD[self._stack[-1]]]
+            return _START[CARD_OF_BIT[self._stack[-1]]]
         else:
             return _OVER
         if self._mau:
@@ -169,7 +157,7 @@ class PiratesTable(VirtualTable):
         if result is QUIET:
             if action["type"] == "play":  # a card from the hand onto the pile
                 card = action["card"]
-                bit = _BIT[card]
+                bit = BITS[card]
                 p = action["player"]
                 if self._hands[p] & bit:
                     self._hands[p] ^= bit
@@ -202,7 +190,7 @@ class PiratesTable(VirtualTable):
                     bit = self._drawn = self._stack.pop()
                     self._hands[p] |= bit
             elif name == "reshuffle":  # F10: the pile but its top becomes the stack
-                rest = [_BIT[c] for c in self._pile[:-1]]
+                rest = [BITS[c] for c in self._pile[:-1]]
                 self._shuffle(rest)
                 self._stack[:0] = rest
                 del self._pile[:-1]
@@ -217,7 +205,7 @@ class PiratesTable(VirtualTable):
         with one from where it was expected, so every count stays as the
         referee has it.
         """
-        bit = _BIT[card]
+        bit = BITS[card]
         stack = self._stack
         if seat is not None and self._hands[seat] & bit:
             self._hands[seat] ^= bit
@@ -275,21 +263,21 @@ class PiratesTable(VirtualTable):
         elif pic == PARROT:
             return score - 4.0  # it matches almost anything: keep it for later
         # keep holding the colour you leave on top
-        return score + 0.5 * (hand & ~_BIT[card] & _OF_COLOUR[col]).bit_count()
+        return score + 0.5 * (hand & ~BITS[card] & _OF_COLOUR[col]).bit_count()
 
     # -- the physical cards -------------------------------------------------------------
     def placements(self) -> list[tuple[str, str]]:
-        where = [(_CARD[b], "stack") for b in self._stack] + [(c, "pile") for c in self._pile]
+        where = [(CARD_OF_BIT[b], "stack") for b in self._stack] + [(c, "pile") for c in self._pile]
         for seat, hand in enumerate(self._hands):
-            where.extend((c, f"hand:{seat}") for c in _cards(hand))
+            where.extend((c, f"hand:{seat}") for c in card_ids(hand))
         return where
 
     def hand(self, seat: int) -> list[str]:
-        return _cards(self._hands[seat])
+        return card_ids(self._hands[seat])
 
     def stack(self) -> list[str]:
         """The draw stack, bottom first (its last card is turned up or drawn next)."""
-        return [_CARD[b] for b in self._stack]
+        return [CARD_OF_BIT[b] for b in self._stack]
 
     def pile(self) -> list[str]:
         """The discard pile, bottom first (its last card is the top)."""
