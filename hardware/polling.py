@@ -20,14 +20,14 @@ from hardware.events import EventSink, TagGone, TagSeen
 from hardware.faults import Backoff, FaultReporter
 from hardware.interfaces import TagReader
 from hardware.ndef_text import TagReadError
-from hardware.worker import Worker
+from hardware.worker import Threaded, Worker
 
 log = logging.getLogger(__name__)
 
 _TEXT_CACHE = 256
 
 
-class PollingReader(TagReader):
+class PollingReader(Threaded, TagReader):
     """A polled reader in a thread of its own; stop() ends it within one poll."""
 
     def __init__(
@@ -103,16 +103,6 @@ class PollingReader(TagReader):
                 continue
             self._texts[uid] = text
             future.set_result(uid)
-
-    # -- life cycle ------------------------------------------------------------
-    def start(self) -> None:
-        self._worker.start()
-
-    def stop(self) -> None:
-        self._worker.stop()
-
-    def wait_started(self, timeout: float) -> bool:
-        return self._worker.tried.wait(timeout)
 
     # -- the thread ------------------------------------------------------------
     def _run(self) -> None:

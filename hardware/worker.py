@@ -49,3 +49,21 @@ class Worker:
         thread.join(timeout)
         if thread.is_alive():
             log.warning("%s: thread did not stop within %.1f s", self.name, timeout)
+
+
+class Threaded:
+    """``start``, ``stop`` and ``wait_started`` of a device whose blocking work runs on ``self._worker``.
+
+    Put it before the device interface in the bases, so these satisfy its abstract methods.
+    """
+
+    _worker: Worker
+
+    def start(self) -> None:
+        self._worker.start()
+
+    def stop(self) -> None:
+        self._worker.stop()
+
+    def wait_started(self, timeout: float) -> bool:
+        return self._worker.tried.wait(timeout)

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from typing import Any, ClassVar, Iterable, Sequence
+from typing import Any, ClassVar, Container, Iterable, Sequence
 
 COLORS: tuple[str, ...] = ("yellow", "green", "blue", "red")
 
@@ -74,6 +74,15 @@ Result = Outcome | Rejection
 
 #: The outcome of an action that set off no event (most plays and passes).
 QUIET: Outcome = Outcome()
+
+
+def card_refusal(card: Any, known: Container[str], game: str) -> Rejection | None:
+    """The first check of a tapped card: a card id, and one of this game's cards."""
+    if not isinstance(card, str):
+        return Rejection("wrong_action", f"a card id is a string, not {card!r}")
+    if card not in known:
+        return Rejection("unknown_card", f"{card!r} is no {game} card")
+    return None
 
 
 class Engine:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.games.base import COLORS, Engine, OptionsError, Rejection
+from controller.games.base import COLORS, Engine, OptionsError, Rejection, card_refusal
 
 SYMBOLS = 7
 JOKERS: tuple[str, ...] = tuple(f"joker-{n}" for n in range(1, 9))
@@ -212,10 +212,9 @@ class FloppyEars(Engine):
         if kind == "play" and action.get("call") not in (None, *CALLS):
             return Rejection("wrong_action", f"a bark is 'woof' or 'woof-woof', not {action.get('call')!r}")
         card = action.get("card")
-        if not isinstance(card, str):
-            return Rejection("wrong_action", f"a card id is a string, not {card!r}")
-        if card not in FACE:
-            return Rejection("unknown_card", f"{card!r} is no Floppy Ears card")
+        refusal = card_refusal(card, FACE, "Floppy Ears")
+        if refusal is not None:
+            return refusal
         if kind == "hang":
             return self._check_hang(player, action["ear"], card)
         if kind == "play":

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.games.base import Engine, OptionsError, Rejection
+from controller.games.base import Engine, OptionsError, Rejection, card_refusal
 
 FACES: tuple[str, ...] = ("cat", "dog", "mouse", "whistle")
 DEFAULT_DIE: tuple[str, ...] = ("cat", "cat", "cat", "dog", "mouse", "whistle")
@@ -181,10 +181,9 @@ class Policecats(Engine):
                 return Rejection("not_eligible", f"seat {to} has no parent of family {self._pending}")
             return None
         card = action.get("card")
-        if not isinstance(card, str):
-            return Rejection("wrong_action", f"a card id is a string, not {card!r}")
-        if card not in MEMBER:
-            return Rejection("unknown_card", f"{card!r} is no Policecats card")
+        refusal = card_refusal(card, MEMBER, "Policecats")
+        if refusal is not None:
+            return refusal
         if kind == "reveal":
             if card in self._seen:
                 return Rejection("card_elsewhere", f"{card} was revealed already")

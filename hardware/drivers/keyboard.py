@@ -25,7 +25,7 @@ from hardware.clock import Clock
 from hardware.events import EventSink, TagSeen
 from hardware.faults import Backoff, FaultReporter
 from hardware.interfaces import TagReader
-from hardware.worker import Worker
+from hardware.worker import Threaded, Worker
 
 log = logging.getLogger(__name__)
 
@@ -67,7 +67,7 @@ def uid_from_typed(typed: str, uid_format: str = "decimal") -> bytes | None:
     return number.to_bytes(length, "big")
 
 
-class KeyboardReader(TagReader):
+class KeyboardReader(Threaded, TagReader):
     """A keyboard-like reader grabbed through evdev, read in its own thread."""
 
     driver = "keyboard"
@@ -106,9 +106,6 @@ class KeyboardReader(TagReader):
             self._worker.stop()
             os.close(self._wake_r)
             os.close(self._wake_w)
-
-    def wait_started(self, timeout: float) -> bool:
-        return self._worker.tried.wait(timeout)
 
     def describe(self) -> str:
         return f"keyboard reader {self.path} ({self.uid_format})"

@@ -23,7 +23,7 @@ from hardware.clock import Clock
 from hardware.events import EventSink, PuckPressed
 from hardware.faults import Backoff, FaultReporter
 from hardware.interfaces import DiePuck
-from hardware.worker import Worker
+from hardware.worker import Threaded, Worker
 
 log = logging.getLogger(__name__)
 
@@ -34,7 +34,7 @@ def open_serial(device: str, baudrate: int) -> Any:
     return serial.Serial(device, baudrate=baudrate, timeout=None)
 
 
-class SerialPuck(DiePuck):
+class SerialPuck(Threaded, DiePuck):
     """A die puck speaking the placeholder line protocol."""
 
     driver = "serial"
@@ -61,15 +61,6 @@ class SerialPuck(DiePuck):
         self._backoff = backoff or Backoff(0.5, 2.0, 5.0)
         self._worker = Worker(self.device, self._run, wake=self._wake)
         self._port: Any = None
-
-    def start(self) -> None:
-        self._worker.start()
-
-    def stop(self) -> None:
-        self._worker.stop()
-
-    def wait_started(self, timeout: float) -> bool:
-        return self._worker.tried.wait(timeout)
 
     def _wake(self) -> None:
         # stopping is already set: if no port is open yet, the thread sees it
