@@ -265,7 +265,8 @@ class Pirates(Engine):
         ways equal on random states). Everything else, every refusal
         included, goes the generic way.
         """
-        try:
+        lane = None
+        try:  # checks only: nothing changes before the lane is chosen
             p = action["player"] if type(action) is dict else None
             if type(p) is int and p == self.current:
                 kind = action["type"]
@@ -276,29 +277,32 @@ class Pirates(Engine):
                     if (bit & self.playable and not bit & self._pile and self.awaiting in _PLAYING
                             and self._hands[p] and (call is None or call in CALLS)
                             and (not self.pending_draw or bit & _BOTTLES)):
-                        outcome = self._play(p, card, call)
-                        self.log.append(action)
-                        return outcome
+                        lane = kind
                 elif kind == "draw":
                     if self.awaiting == "play":
-                        outcome = self._draw(p)
-                        self.log.append(action)
-                        return outcome
+                        lane = kind
                 elif kind == "pass":
                     if self.awaiting == "after_draw":
-                        self.current = (p + self.direction) % self.players
-                        self.awaiting = "play"
-                        self.log.append(action)
-                        return QUIET
+                        lane = kind
                 elif kind == "choose_color":
                     color = action["color"]
                     if self.awaiting == "choose_color" and color in COLORS:
-                        outcome = self._choose(p, color)
-                        self.log.append(action)
-                        return outcome
+                        lane = kind
         except Exception:  # not a dict, missing keys, odd values: the generic way refuses them properly
-            pass
-        return Engine.apply(self, action)
+            lane = None
+        if lane is None:
+            return Engine.apply(self, action)
+        if lane == "play":
+            outcome = self._play(p, card, call)
+        elif lane == "draw":
+            outcome = self._draw(p)
+        elif lane == "pass":
+            self._pass()
+            outcome = QUIET
+        else:
+            outcome = self._choose(p, color)
+        self.log.append(action)
+        return outcome
 
     def _do(self, action: dict[str, Any]) -> Sequence[dict[str, Any]]:
         kind = action["type"]
