@@ -44,7 +44,8 @@ CARDS: dict[str, tuple[str | None, str]] = _catalogue()
 #: Card id -> its bit in the card sets (an int per set, as chess engines keep bitboards).
 BITS: dict[str, int] = {c: 1 << i for i, c in enumerate(CARDS)}
 CARD_OF_BIT: dict[int, str] = {b: c for c, b in BITS.items()}
-_BOTTLES = sum(BITS[c] for c, (_, pic) in CARDS.items() if pic == "bottle")
+#: The card set of the four bottle posts (the only cards that pass a debt on, P5).
+BOTTLES = sum(BITS[c] for c, (_, pic) in CARDS.items() if pic == "bottle")
 
 
 def card_ids(bits: int) -> list[str]:
@@ -276,7 +277,7 @@ class Pirates(Engine):
                     call = None if len(action) == 3 else action["call"]
                     if (bit & self.playable and not bit & self._pile and self.awaiting in _PLAYING
                             and self._hands[p] and (call is None or call in CALLS)
-                            and (not self.pending_draw or bit & _BOTTLES)):
+                            and (not self.pending_draw or bit & BOTTLES)):
                         lane = kind
                 elif kind == "draw":
                     if self.awaiting == "play":
@@ -515,4 +516,4 @@ def _unknown(card: Any) -> Rejection:
     return Rejection("unknown_card", f"{card!r} is no card of Pirate & Co.")
 
 
-__all__ = ["BITS", "CARDS", "CARD_OF_BIT", "DeckTables", "Pirates", "card_ids", "tables_for"]
+__all__ = ["BITS", "BOTTLES", "CARDS", "CARD_OF_BIT", "DeckTables", "Pirates", "card_ids", "tables_for"]

@@ -22,14 +22,13 @@ from __future__ import annotations
 from typing import Any
 
 from controller.games.base import COLORS, QUIET, Outcome, Result
-from controller.games.pirates import BITS, CARD_OF_BIT, CARDS, HAND, LEAVABLE, PARROT, Pirates, card_ids
+from controller.games.pirates import BITS, BOTTLES, CARD_OF_BIT, CARDS, HAND, LEAVABLE, PARROT, Pirates, card_ids
 from controller.table.base import Decision, VirtualTable
 
 _SEATS = range(Pirates.max_players)
 _COLOUR: dict[str, str | None] = {c: info[0] for c, info in CARDS.items()}
 _PICTURE: dict[str, str] = {c: info[1] for c, info in CARDS.items()}
 _ALL = sum(BITS.values())
-_BOTTLES = sum(b for c, b in BITS.items() if _PICTURE[c] == "bottle")
 _SPECIAL = sum(b for c, b in BITS.items() if _PICTURE[c] in LEAVABLE)
 _OF_COLOUR: dict[str, int] = {col: sum(b for c, b in BITS.items() if _COLOUR[c] == col) for col in COLORS}
 
@@ -93,13 +92,12 @@ class PiratesTable(VirtualTable):
     # -- dealing ---------------------------------------------------------------
     def _deal(self) -> None:
         self._deck: list[str] = list(self.referee.deck)
-        self._deck_bits = self.referee.deck_bits
         self._mau: bool = self.referee.options["mau_calls"]
         self._new_round()
 
     def _new_round(self) -> None:
         """Gather and shuffle every card, deal 5 each; specials go under the stack (P1, P7)."""
-        cards = list(self._deck_bits)
+        cards = list(self.referee.deck_bits)
         self._shuffle(cards)
         self._hands: list[int] = [sum(cards[i:i + HAND]) for i in range(0, HAND * self.players, HAND)]
         stack = self._stack = cards[HAND * self.players:]  # card bits, bottom first
@@ -124,7 +122,7 @@ class PiratesTable(VirtualTable):
             hand = self._hands[p]
             key = hand & ref.playable
             if ref.pending_draw:
-                key = key & _BOTTLES | _DEBT
+                key = key & BOTTLES | _DEBT
             elif not key:
                 return _DRAW_ONLY[p]
         elif aw == "after_draw":
@@ -168,11 +166,7 @@ class PiratesTable(VirtualTable):
         elif type(result) is not Outcome:
             return result
         elif action["type"] == "draw" and len(result.events) == 1:  # one "drew": a plain draw or a debt paid
-            hands = self._hands
-            p = action["player"]
-            for _ in range(result.events[0]["count"]):
-                bit = self._drawn = self._stack.pop()
-                hands[p] |= bit
+            self._draw(action["player"], result.events[0]["count"])
             return result
         self._follow(action, result)
         return result
@@ -185,10 +179,7 @@ class PiratesTable(VirtualTable):
         for event in outcome.events:
             name = event["event"]
             if name == "drew":
-                p = event["player"]
-                for _ in range(event["count"]):
-                    bit = self._drawn = self._stack.pop()
-                    self._hands[p] |= bit
+                self._draw(event["player"], event["count"])
             elif name == "reshuffle":  # F10: the pile but its top becomes the stack
                 rest = [BITS[c] for c in self._pile[:-1]]
                 self._shuffle(rest)
@@ -196,6 +187,12 @@ class PiratesTable(VirtualTable):
                 del self._pile[:-1]
             elif name == "new_round":
                 self._new_round()
+
+    def _draw(self, seat: int, count: int) -> None:
+        """Move ``count`` cards from the stack's top into ``seat``'s hand."""
+        for _ in range(count):
+            bit = self._drawn = self._stack.pop()
+            self._hands[seat] |= bit
 
     def _take_out(self, card: str, seat: int | None) -> None:
         """Take ``card`` from ``seat``'s hand, or for ``None`` from the stack's top.
