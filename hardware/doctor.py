@@ -18,7 +18,8 @@ from typing import TextIO
 
 from hardware.clock import Clock, SystemClock
 from hardware.events import DeviceFault, DeviceRecovered, Event, EventSink
-from hardware.profile import Devices, Profile, ProfileError, build_devices, load_profile
+from hardware.factory import Devices, build_devices
+from hardware.profile import Profile, ProfileError, load_profile
 
 OK, FAULT, PROFILE_ERROR = 0, 1, 2
 

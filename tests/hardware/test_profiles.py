@@ -12,8 +12,9 @@ from hardware.drivers.leds import NeoPixelSpiOutput
 from hardware.drivers.pn532 import Pn532Reader
 from hardware.drivers.pygame_speaker import PygameSpeaker
 from hardware.events import EventSink
+from hardware.factory import build_devices
 from hardware.pixels import worst_case_milliamps
-from hardware.profile import PROFILES_DIR, ProfileError, available_profiles, build_devices, load_profile
+from hardware.profile import PROFILES_DIR, ProfileError, available_profiles, load_profile
 from hardware.sim import SimButton, SimLedStrip, SimReader, SimSpeaker
 
 SIM = (PROFILES_DIR / "sim.toml").read_text()
