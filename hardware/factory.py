@@ -125,9 +125,8 @@ def _pn532(name: str, cfg: config.Pn532Config, sink: EventSink, clock: Clock) ->
     bus_lock = None
     if cfg.bus == "spi":
         assert cfg.cs_pin is not None  # config.cross_check refuses a PN532 on SPI without one
-        port = pn532.spi_port(cfg.spi_port)
-        connect = pn532.connect_spi(port, cfg.cs_pin, cfg.reset_pin)
-        bus_lock = port.lock
+        connect = pn532.connect_spi(cfg.spi_port, cfg.cs_pin, cfg.reset_pin)
+        bus_lock = pn532.spi_port(cfg.spi_port).lock
         wiring = f"on SPI{cfg.spi_port}, chip select GPIO{cfg.cs_pin}"
     elif cfg.bus == "i2c":
         connect = pn532.connect_i2c(cfg.i2c_address, cfg.reset_pin, cfg.req_pin)

@@ -9,18 +9,21 @@ import types
 
 from adafruit_pn532.i2c import PN532_I2C
 from adafruit_pn532.spi import PN532_SPI
-from adafruit_pn532.uart import PN532_UART
 
 from hardware.clock import SystemClock
 from hardware.drivers import pn532
 from hardware.events import DeviceFault, DeviceRecovered, EventSink, TagGone, TagSeen
+from hardware.factory import build_devices
 from hardware.faults import Backoff
-from tests.hardware.fake_pn532 import FakeI2CBus, FakePin, FakePN532, FakeSpiBus, FakeUart
+from hardware.profile import load_profile
+from tests.hardware.fake_pn532 import FakeI2CBus, FakePin, FakePN532, FakeSpiBus, PtyPN532, SpiWire, WirePin, WireSpi
 from tests.hardware.support import events_until, kinds, next_event, wait_until
 from tests.hardware.tags import FakeTag
 
 UID7 = bytes.fromhex("04a1b2c3d4e5f6")
 UID4 = bytes.fromhex("deadbeef")
+UID7_OTHER = bytes.fromhex("04112233445566")
+SIM_LEDS = '[leds.strips.main]\ndriver = "sim"\npixels = 1\n[speaker]\ndriver = "sim"\n'
 
 
 def reader(sink: EventSink, connect, **options) -> pn532.Pn532Reader:
@@ -153,21 +156,68 @@ def test_a_pn532_that_stops_answering_on_i2c_is_a_fault_not_an_empty_table():
     asyncio.run(scenario())
 
 
-def test_a_pn532_on_uart_reads_cards_and_their_text():
+def test_a_pn532_on_uart_reads_cards_and_their_text_through_pyserial_on_a_pseudo_terminal(tmp_path):
+    chip = FakePN532()
+    far_end = PtyPN532(chip)
+    path = tmp_path / "uart.toml"
+    path.write_text(SIM_LEDS + f'[readers.table]\ndriver = "pn532"\nbus = "uart"\nuart = "{far_end.path}"\n')
+
     async def scenario():
-        sink, chip = EventSink(), FakePN532()
-        port = FakeUart(chip)
-        table = reader(sink, lambda: (PN532_UART(port), port.close))
+        sink = EventSink()
+        table = build_devices(load_profile(path), sink, SystemClock()).readers["table"]
+        assert table.describe() == f"PN532 on {far_end.path} at 115200 baud"
         table.start()
         try:
             chip.tag = FakeTag.ntag(UID7, "parrot-2")
             seen = await next_event(sink)
         finally:
             table.stop()
-        assert (seen.uid, seen.text) == (UID7, "parrot-2")
-        assert port.closed, "stopping releases the serial port"
+        return seen
 
-    asyncio.run(scenario())
+    try:
+        seen = asyncio.run(scenario())
+    finally:
+        far_end.close()
+    assert (seen.uid, seen.text) == (UID7, "parrot-2")
+
+
+def test_two_pn532_on_one_spi_port_never_have_both_chips_selected(monkeypatch, tmp_path):
+    """adafruit_pn532 holds chip select low while it waits for an answer; two readers must take turns."""
+    wire, left, right = SpiWire(), FakePN532(), FakePN532()
+    wire.attach("D16", left)
+    wire.attach("D26", right)
+    pins = {name: name for name in ("SCK_1", "MOSI_1", "MISO_1", "D16", "D26")}
+    monkeypatch.setitem(sys.modules, "board", types.SimpleNamespace(**pins))
+    monkeypatch.setitem(sys.modules, "busio", types.SimpleNamespace(SPI=lambda *_: WireSpi(wire)))
+    monkeypatch.setitem(sys.modules, "digitalio", types.SimpleNamespace(DigitalInOut=lambda pin: WirePin(wire, pin)))
+    path = tmp_path / "two.toml"
+    reader_table = '[readers.{}]\ndriver = "pn532"\nspi_port = 1\ncs_pin = {}\npoll_timeout = 0.02\ninterval = 0\n'
+    path.write_text(SIM_LEDS + reader_table.format("left", 16) + reader_table.format("right", 26))
+    left.tag = FakeTag.ntag(UID7, "red-3")  # answers at once; right has no card and keeps its chip waiting
+
+    async def scenario():
+        sink = EventSink()
+        readers = list(build_devices(load_profile(path), sink, SystemClock()).readers.values())
+        for reader_ in readers:
+            reader_.start()
+        try:
+            busy = lambda: min(left.commands.count(0x4A), right.commands.count(0x4A)) >= 10  # noqa: E731
+            assert wait_until(lambda: wire.collisions > 0 or busy())
+            assert wire.collisions == 0, f"both chip selects low at once, {wire.collisions} times"
+            right.tag = FakeTag.ntag(UID7_OTHER, "blue-1")
+            seen = await events_until(sink, lambda e: isinstance(e, TagSeen) and e.reader == "right")
+        finally:
+            for reader_ in readers:
+                reader_.stop()
+        return seen
+
+    seen = asyncio.run(scenario())
+    assert [(e.reader, e.uid, e.text) for e in seen if isinstance(e, TagSeen)] == [
+        ("left", UID7, "red-3"),
+        ("right", UID7_OTHER, "blue-1"),
+    ]
+    assert wire.collisions == 0
+    assert wire.buses == 1, "one busio.SPI for the port"
 
 
 def test_stop_ends_the_reader_thread_while_it_waits_for_a_card():
