@@ -130,7 +130,7 @@ def test_missing_or_unreadable_sounds_are_a_fault_and_the_rest_play(clock, mixed
         await pump()
         (fault,) = sink.drain()
         assert "siren" in fault.message and "whistle" in fault.message
-        assert speaker.unknown == ["whistle"]
+        assert list(speaker.unknown) == ["whistle"]
 
     asyncio.run(scenario())
 
