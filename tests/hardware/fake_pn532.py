@@ -17,8 +17,6 @@ import select
 import threading
 from collections import deque
 
-from adafruit_blinka import Lockable
-
 from tests.hardware.tags import FakeTag
 
 ACK = b"\x00\x00\xff\x00\xff\x00"
@@ -208,7 +206,6 @@ class SpiWire:
         self.chips: dict[str, FakePN532] = {}
         self.low: set[str] = set()
         self.collisions = 0
-        self.buses = 0  # busio.SPI objects opened on this port
         self._lock = threading.Lock()
 
     def attach(self, cs: str, chip: FakePN532) -> None:
@@ -229,23 +226,6 @@ class SpiWire:
             return self.chips.get(next(iter(self.low))) if len(self.low) == 1 else None
 
 
-class WireSpi(Lockable, FakeSpiBus):
-    """busio.SPI on a :class:`SpiWire`, with Blinka's own lock: one per bus object, as on a Pi."""
-
-    def __init__(self, wire: SpiWire) -> None:
-        FakeSpiBus.__init__(self, FakePN532())
-        self.wire = wire
-        wire.buses += 1
-
-    def write(self, buffer: bytes) -> None:
-        self.chip = self.wire.selected() or _NOBODY
-        super().write(buffer)
-
-    def write_readinto(self, out: bytearray, into: bytearray) -> None:
-        self.chip = self.wire.selected() or _NOBODY
-        super().write_readinto(out, into)
-
-
 class WirePin(FakePin):
     """digitalio.DigitalInOut for a chip select on a :class:`SpiWire` (any other pin just holds its value)."""
 
@@ -264,8 +244,11 @@ class WirePin(FakePin):
             self._wire.select(self.name, not value)
 
 
-_NOBODY = FakePN532()
-_NOBODY.dead = True  # no chip selected: MISO floats, nothing answers
+def nobody() -> FakePN532:
+    """What answers when no chip, or more than one, is selected: nothing."""
+    chip = FakePN532()
+    chip.dead = True
+    return chip
 
 
 class PtyPN532:

@@ -1,11 +1,14 @@
-"""The PN532 reader, with adafruit's driver unchanged on fake SPI, I²C and UART buses."""
+"""The PN532 reader, with adafruit's driver unchanged on fake SPI and I²C buses, under Blinka's own
+busio.SPI on a wire shared by two chips, and through real pyserial on a pseudo-terminal."""
 
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
 import sys
 import threading
-import types
+from pathlib import Path
 
 from adafruit_pn532.i2c import PN532_I2C
 from adafruit_pn532.spi import PN532_SPI
@@ -16,12 +19,13 @@ from hardware.events import DeviceFault, DeviceRecovered, EventSink, TagGone, Ta
 from hardware.factory import build_devices
 from hardware.faults import Backoff
 from hardware.profile import load_profile
-from tests.hardware.fake_pn532 import FakeI2CBus, FakePin, FakePN532, FakeSpiBus, PtyPN532, SpiWire, WirePin, WireSpi
+from tests.hardware.fake_pn532 import FakeI2CBus, FakePin, FakePN532, FakeSpiBus, PtyPN532
 from tests.hardware.support import events_until, kinds, next_event, wait_until
 from tests.hardware.tags import FakeTag
 
 UID7 = bytes.fromhex("04a1b2c3d4e5f6")
 UID4 = bytes.fromhex("deadbeef")
+ROOT = Path(__file__).resolve().parents[2]
 UID7_OTHER = bytes.fromhex("04112233445566")
 SIM_LEDS = '[leds.strips.main]\ndriver = "sim"\npixels = 1\n[speaker]\ndriver = "sim"\n'
 
@@ -181,43 +185,22 @@ def test_a_pn532_on_uart_reads_cards_and_their_text_through_pyserial_on_a_pseudo
     assert (seen.uid, seen.text) == (UID7, "parrot-2")
 
 
-def test_two_pn532_on_one_spi_port_never_have_both_chips_selected(monkeypatch, tmp_path):
-    """adafruit_pn532 holds chip select low while it waits for an answer; two readers must take turns."""
-    wire, left, right = SpiWire(), FakePN532(), FakePN532()
-    wire.attach("D16", left)
-    wire.attach("D26", right)
-    pins = {name: name for name in ("SCK_1", "MOSI_1", "MISO_1", "D16", "D26")}
-    monkeypatch.setitem(sys.modules, "board", types.SimpleNamespace(**pins))
-    monkeypatch.setitem(sys.modules, "busio", types.SimpleNamespace(SPI=lambda *_: WireSpi(wire)))
-    monkeypatch.setitem(sys.modules, "digitalio", types.SimpleNamespace(DigitalInOut=lambda pin: WirePin(wire, pin)))
+def test_two_pn532_on_one_spi_port_never_have_both_chips_selected(tmp_path):
+    """adafruit_pn532 holds chip select low while it waits for an answer; two readers must take turns.
+
+    Through Blinka's own busio.SPI, whose lock belongs to one bus object (tests/hardware/blinka_spi.py).
+    """
     path = tmp_path / "two.toml"
     reader_table = '[readers.{}]\ndriver = "pn532"\nspi_port = 1\ncs_pin = {}\npoll_timeout = 0.02\ninterval = 0\n'
     path.write_text(SIM_LEDS + reader_table.format("left", 16) + reader_table.format("right", 26))
-    left.tag = FakeTag.ntag(UID7, "red-3")  # answers at once; right has no card and keeps its chip waiting
-
-    async def scenario():
-        sink = EventSink()
-        readers = list(build_devices(load_profile(path), sink, SystemClock()).readers.values())
-        for reader_ in readers:
-            reader_.start()
-        try:
-            busy = lambda: min(left.commands.count(0x4A), right.commands.count(0x4A)) >= 10  # noqa: E731
-            assert wait_until(lambda: wire.collisions > 0 or busy())
-            assert wire.collisions == 0, f"both chip selects low at once, {wire.collisions} times"
-            right.tag = FakeTag.ntag(UID7_OTHER, "blue-1")
-            seen = await events_until(sink, lambda e: isinstance(e, TagSeen) and e.reader == "right")
-        finally:
-            for reader_ in readers:
-                reader_.stop()
-        return seen
-
-    seen = asyncio.run(scenario())
-    assert [(e.reader, e.uid, e.text) for e in seen if isinstance(e, TagSeen)] == [
-        ("left", UID7, "red-3"),
-        ("right", UID7_OTHER, "blue-1"),
-    ]
-    assert wire.collisions == 0
-    assert wire.buses == 1, "one busio.SPI for the port"
+    command = [sys.executable, "-m", "tests.hardware.blinka_spi", str(path)]
+    child = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert child.returncode == 0, child.stderr
+    result = json.loads(child.stdout)
+    assert result["collisions"] == 0, f"both chip selects low at once, {result['collisions']} times"
+    assert result["seen"] == [["left", UID7.hex(), "red-3"], ["right", UID7_OTHER.hex(), "blue-1"]]
+    assert result["other"] == []
+    assert result["opened"] == ["/dev/spidev1.0"], "one bus object, on SPI1's pins, for both readers"
 
 
 def test_stop_ends_the_reader_thread_while_it_waits_for_a_card():
@@ -231,35 +214,6 @@ def test_stop_ends_the_reader_thread_while_it_waits_for_a_card():
         assert table.fault is None
 
     asyncio.run(scenario())
-
-
-def test_connect_spi_uses_the_ports_pins_and_the_chip_select_gpio(monkeypatch):
-    chip = FakePN532()
-    opened: dict[str, object] = {}
-
-    def spi(clock, mosi, miso):
-        opened["pins"] = (clock, mosi, miso)
-        opened["bus"] = FakeSpiBus(chip)
-        return opened["bus"]
-
-    def digital(pin):
-        opened.setdefault("digital", []).append(pin)
-        return FakePin(pin)
-
-    board = types.SimpleNamespace(SCK_1="SCK_1", MOSI_1="MOSI_1", MISO_1="MISO_1", D16="D16", D6="D6")
-    monkeypatch.setitem(sys.modules, "board", board)
-    monkeypatch.setitem(sys.modules, "busio", types.SimpleNamespace(SPI=spi))
-    monkeypatch.setitem(sys.modules, "digitalio", types.SimpleNamespace(DigitalInOut=digital))
-
-    chip_driver, release = pn532.connect_spi(port=1, cs_pin=16, reset_pin=6)()
-    assert chip_driver.firmware_version == tuple(FIRMWARE_VERSION)
-    assert opened["pins"] == ("SCK_1", "MOSI_1", "MISO_1")
-    assert opened["digital"] == ["D16", "D6"]
-    release()
-    assert opened["bus"].deinited
-
-
-FIRMWARE_VERSION = (0x32, 0x01, 0x06, 0x07)
 
 
 def test_a_blank_sticker_is_written_with_a_card_id_and_reads_back():
