@@ -13,6 +13,7 @@ from __future__ import annotations
 import importlib.metadata
 import os
 import stat
+import warnings
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,7 +36,9 @@ def loaded_pin_factory() -> str:
     try:
         from gpiozero import Device
 
-        factory = Device._default_pin_factory()
+        with warnings.catch_warnings():  # each fallback warns; the name of the one loaded says it all
+            warnings.simplefilter("ignore")
+            factory = Device._default_pin_factory()
     except Exception as error:  # ImportError, BadPinFactory: none loads
         return f"none ({error})"
     factory.close()
