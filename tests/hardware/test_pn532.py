@@ -185,18 +185,32 @@ def test_a_pn532_on_uart_reads_cards_and_their_text_through_pyserial_on_a_pseudo
     assert (seen.uid, seen.text) == (UID7, "parrot-2")
 
 
+def on_blinka(bus: str, profile: Path) -> dict:
+    command = [sys.executable, "-m", "tests.hardware.on_blinka", bus, str(profile)]
+    child = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert child.returncode == 0, child.stderr
+    return json.loads(child.stdout)
+
+
+def test_a_pn532_on_i2c_is_woken_through_its_request_pin_by_blinkas_own_busio(tmp_path):
+    path = tmp_path / "i2c.toml"
+    path.write_text(SIM_LEDS + '[readers.table]\ndriver = "pn532"\nbus = "i2c"\nreq_pin = 12\n')
+    result = on_blinka("i2c", path)
+    assert result["seen"] == [["table", UID7.hex(), "green-2"]]
+    assert result["opened"] == ["/dev/i2c-1"]
+    levels = result["pins"]["12"]
+    assert [False, True] in [levels[i : i + 2] for i in range(len(levels))], "REQ pulsed low to wake the chip"
+
+
 def test_two_pn532_on_one_spi_port_never_have_both_chips_selected(tmp_path):
     """adafruit_pn532 holds chip select low while it waits for an answer; two readers must take turns.
 
-    Through Blinka's own busio.SPI, whose lock belongs to one bus object (tests/hardware/blinka_spi.py).
+    Through Blinka's own busio.SPI, whose lock belongs to one bus object (tests/hardware/on_blinka.py).
     """
     path = tmp_path / "two.toml"
     reader_table = '[readers.{}]\ndriver = "pn532"\nspi_port = 1\ncs_pin = {}\npoll_timeout = 0.02\ninterval = 0\n'
     path.write_text(SIM_LEDS + reader_table.format("left", 16) + reader_table.format("right", 26))
-    command = [sys.executable, "-m", "tests.hardware.blinka_spi", str(path)]
-    child = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
-    assert child.returncode == 0, child.stderr
-    result = json.loads(child.stdout)
+    result = on_blinka("spi", path)
     assert result["collisions"] == 0, f"both chip selects low at once, {result['collisions']} times"
     assert result["seen"] == [["left", UID7.hex(), "red-3"], ["right", UID7_OTHER.hex(), "blue-1"]]
     assert result["other"] == []
