@@ -15,7 +15,6 @@ import logging
 import queue
 from collections import OrderedDict
 from concurrent.futures import Future
-from typing import ContextManager
 
 from hardware.clock import Clock
 from hardware.events import EventSink, TagGone, TagSeen
@@ -42,7 +41,7 @@ class PollingReader(Threaded, TagReader):
         gone_after: int = 2,
         interval: float = 0.05,
         backoff: Backoff | None = None,
-        bus_lock: ContextManager[object] | None = None,
+        bus_lock: contextlib.AbstractContextManager[object] | None = None,
     ) -> None:
         self.name = name
         self.device = f"reader:{name}"
