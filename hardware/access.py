@@ -20,15 +20,15 @@ from hardware import config
 
 SPIDEV = "/dev/spidev{}.{}"
 GPIOCHIP = "/dev/gpiochip*"  # gpiozero's lgpio and Blinka's gpiod (Pi 4 and Pi 5)
-GPIOMEM = "/dev/gpiomem*"  # RPi.GPIO, which pi-rc522 uses
+GPIOMEM = "/dev/gpiomem*"  # RPi.GPIO, which pi-rc522 uses (rpi-lgpio on a Pi 5 opens GPIOCHIP: same group)
 
 
 @dataclass(frozen=True)
 class Need:
-    """One device node the service opens; ``group`` is None when no group can open it."""
+    """One device node the service opens, the group that may open it, and the profile key that needs it."""
 
     node: str
-    group: str | None
+    group: str
     why: str
 
 
@@ -44,8 +44,6 @@ def needs(profile: config.Profile) -> list[Need]:
         key = f"leds.strips.{name}"
         if strip.driver == "neopixel_spi":
             found.append(Need(SPIDEV.format(strip.spi_port, 0), "spi", f"{key}.spi_port"))
-        elif strip.driver == "neopixel_pwm":
-            found.append(Need("/dev/mem", None, f"{key}.driver (PWM and DMA need root)"))
     if profile.speaker.driver == "pygame":
         found.append(Need("/dev/snd/*", "audio", "speaker.driver"))
     if profile.puck is not None and profile.puck.driver == "serial":
@@ -74,7 +72,7 @@ def _reader(key: str, reader: config.ReaderConfig) -> list[Need]:
 
 def groups(profile: config.Profile) -> list[str]:
     """The groups the service user joins for ``profile``, sorted."""
-    return sorted({need.group for need in needs(profile) if need.group})
+    return sorted({need.group for need in needs(profile)})
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -91,7 +89,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     if args.nodes:
         for need in needs(profile):
-            print(f"{need.node}\t{need.group or '(none: root only)'}\t{need.why}")
+            print(f"{need.node}\t{need.group}\t{need.why}")
     else:
         print("\n".join(groups(profile)))
     return 0

@@ -87,6 +87,14 @@ install_code() {
         printf '%s\n' "$wanted" > "$STAMP"
         changed=1
     fi
+    # RPi.GPIO (pi-rc522's) does not run on a Pi 5: rpi-lgpio stands in for it, through lgpio.
+    if "$VENV/bin/python" -c 'import sys; from hardware.pi import is_pi5; sys.exit(not is_pi5())' \
+        && "$VENV/bin/pip" show -q RPi.GPIO 2>/dev/null; then
+        "$VENV/bin/pip" uninstall -q -y RPi.GPIO
+        "$VENV/bin/pip" install -q --no-cache-dir --force-reinstall rpi-lgpio
+        say "a Pi 5: rpi-lgpio installed in place of RPi.GPIO"
+        changed=1
+    fi
     # The service cannot write its code, so compile it here (only what is out of date).
     "$VENV/bin/python" -m compileall -q "$PREFIX/controller" "$PREFIX/hardware"
 }
@@ -143,13 +151,10 @@ install_user() {
         say "groups of $SERVICE_USER for profile $profile: ${joined:-none}"
         changed=1
     fi
-    local node owner why
-    while IFS=$'\t' read -r node owner why; do
-        [ -n "$node" ] || continue
-        if ! compgen -G "$node" >/dev/null; then
+    local node why
+    while IFS=$'\t' read -r node _ why; do
+        if [ -n "$node" ] && ! compgen -G "$node" >/dev/null; then
             say "warning: $node is not here ($why needs it; see hardware/README.md)"
-        elif [ "$owner" = "(none: root only)" ]; then
-            say "warning: $why: the service cannot open $node (it is not root)"
         fi
     done <<< "$nodes"
 }

@@ -21,13 +21,13 @@ pixels = 60
 driver = "pygame"
 """
 
-RC522_AND_PWM = """
+RC522 = """
 [readers.table]
 driver = "rc522"
 spi_bus = 0
 spi_device = 1
 [leds.strips.main]
-driver = "neopixel_pwm"
+driver = "sim"
 pixels = 30
 [speaker]
 driver = "sim"
@@ -59,12 +59,10 @@ def test_the_simulated_box_needs_no_group() -> None:
     assert groups(load_profile("sim")) == []
 
 
-def test_an_rc522_reads_gpiomem_and_a_pwm_strip_is_named_as_root_only(tmp_path: Path) -> None:
-    profile = _profile(tmp_path, RC522_AND_PWM)
+def test_an_rc522_needs_its_spi_device_and_gpiomem(tmp_path: Path) -> None:
+    profile = _profile(tmp_path, RC522)
     assert groups(profile) == ["gpio", "spi"]
-    assert [(need.node, need.group) for need in needs(profile)] == [
-        ("/dev/spidev0.1", "spi"), ("/dev/gpiomem*", "gpio"), ("/dev/mem", None)
-    ]
+    assert [(need.node, need.group) for need in needs(profile)] == [("/dev/spidev0.1", "spi"), ("/dev/gpiomem*", "gpio")]
 
 
 def test_the_command_prints_one_group_a_line_or_a_one_line_error(capsys, tmp_path: Path) -> None:
