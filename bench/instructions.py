@@ -69,7 +69,6 @@ def child(helper: Path, profile: Path, state: Path, taps: int) -> None:
     cg = ctypes.CDLL(str(helper))
     sys.path.insert(0, str(ROOT))
     logging.disable(logging.WARNING)  # the refused taps' one-line warnings
-    from controller.autoplay import Autoplayer
     from controller.config import load_config
     from controller.daemon import Daemon
     from controller.siminput import card_uid
@@ -97,6 +96,8 @@ def child(helper: Path, profile: Path, state: Path, taps: int) -> None:
     async def run() -> None:
         task = asyncio.create_task(daemon.run())
         await daemon.ready.wait()
+        from controller.autoplay import Autoplayer  # the bots: after READY, which `gamebox run` never loads
+
         devices, box = daemon.devices, daemon.box
         commanded: list[bool] = []
         speaker_play, strip_show = devices.speaker.play, devices.leds.show

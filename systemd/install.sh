@@ -68,10 +68,10 @@ install_packages() {
 install_code() {
     local copied
     install -d -o root -g root -m 755 "$PREFIX"
-    copied=$(rsync -rlptgoi --delete --chown=root:root --chmod=D755,F644 \
+    copied=$(rsync -rlptgoiO --delete --chown=root:root --chmod=D755,F644 \
         --exclude=.git --exclude=.venv --exclude=__pycache__ --exclude='*.egg-info' \
         --exclude=.hypothesis --exclude='.*_cache' --exclude=/build \
-        "$src"/ "$PREFIX"/)
+        "$src"/ "$PREFIX"/ | grep -v '^skipping non-regular file') || true  # a pipe lgpio left in the clone
     if [ -n "$copied" ]; then say "copied the code to $PREFIX"; changed=1; fi
     if [ ! -x "$VENV/bin/python" ]; then
         python3 -m venv "$VENV"

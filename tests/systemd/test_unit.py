@@ -8,6 +8,7 @@ itself, so a change to it is what they check.
 
 from __future__ import annotations
 
+import importlib.util
 import os
 import shutil
 import stat
@@ -118,7 +119,8 @@ def test_the_working_directory_is_one_the_service_user_owns() -> None:
 
 def test_lgpio_imports_with_the_units_directory_and_environment(tmp_path: Path) -> None:
     """The pipe lands in the unit's working directory: a path the service can write (the test above)."""
-    pytest.importorskip("lgpio", reason="lgpio has no wheel for this Python (it has for CPython 3.9-3.12)")
+    if importlib.util.find_spec("lgpio") is None:  # not imported here: that would make a pipe in this directory
+        pytest.skip("lgpio has no wheel for this Python (it has for CPython 3.9-3.12)")
     settings = service_settings()
     working = settings.get("WorkingDirectory", ["/"])[-1]
     here = tmp_path / working.lstrip("/")  # the unit's directory, made under tmp_path as systemd makes it
@@ -133,9 +135,9 @@ def test_lgpio_imports_with_the_units_directory_and_environment(tmp_path: Path) 
     assert pipes == [".lgd-nfy0"]
 
 
-def test_gpiozero_uses_lgpio_or_fails_loudly_never_falls_back() -> None:
+def test_gpiozero_uses_lgpio_or_fails_loudly_never_falls_back(tmp_path: Path) -> None:
     """``GPIOZERO_PIN_FACTORY=lgpio``: off a Pi that is an error naming lgpio, with no fallback tried."""
-    env = unit_environment(service_settings())
+    env = {**unit_environment(service_settings()), "LG_WD": str(tmp_path)}
     assert env.get("GPIOZERO_PIN_FACTORY") == "lgpio"
     probe = (
         "import warnings\n"
@@ -150,7 +152,8 @@ def test_gpiozero_uses_lgpio_or_fails_loudly_never_falls_back() -> None:
         "print('fallbacks', sum(issubclass(w.category, PinFactoryFallback) for w in seen))\n"
     )
     result = subprocess.run(
-        [sys.executable, "-c", probe], env={**os.environ, **env}, capture_output=True, text=True, check=False
+        [sys.executable, "-c", probe], cwd=tmp_path, env={**os.environ, **env},
+        capture_output=True, text=True, check=False,
     )
     first, fallbacks = result.stdout.splitlines()
     assert fallbacks == "fallbacks 0"
