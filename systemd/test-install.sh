@@ -2,7 +2,7 @@
 # systemd/install.sh for real, in a clean Debian bookworm root made with debootstrap:
 # installs from a clone owned by an ordinary user, then checks what a Pi would get.
 # systemctl is a stand-in that records its calls (nothing boots); Raspberry Pi OS's
-# gpio, spi and i2c groups are made first, as that system has them.
+# gpio, spi, i2c and input groups are made first, as that system has them.
 #
 #   sudo systemd/test-install.sh [--keep]
 #
@@ -17,6 +17,7 @@ keep=0
 [ "$(id -u)" -eq 0 ] || { echo "test-install.sh: run as root" >&2; exit 1; }
 src=$(cd "$(dirname "$0")/.." && pwd)
 root=$(mktemp -d /var/tmp/gamebox-bookworm.XXXXXX)
+chmod 755 "$root"  # it is the root directory in there: everyone must reach /usr
 failures=0
 bus_pid=""
 polkit_pid=""
@@ -72,7 +73,7 @@ case "$*" in
 esac
 STUB
 chmod 755 "$root/usr/local/bin/systemctl"
-for group in gpio spi i2c; do in_root groupadd --system "$group"; done
+for group in gpio spi i2c input; do in_root sh -c "getent group $group >/dev/null || groupadd --system $group"; done
 in_root useradd --create-home builder
 mkdir "$root/home/builder/gamebox"
 tar -C "$src" --exclude=.git --exclude=.venv --exclude=__pycache__ --exclude='*.egg-info' -cf - . \
@@ -90,8 +91,9 @@ check "everything in /opt/gamebox is root's, with no group or other write bit" \
     in_root sh -c '! find /opt/gamebox \( ! -user root -o ! -group root -o -perm /022 \) ! -type l | grep -q .'
 check "the gamebox user is a system user without a login shell" \
     in_root sh -c 'getent passwd gamebox | grep -q ":/var/lib/gamebox:/usr/sbin/nologin$"'
+groups_of_gamebox() { in_root id -nG gamebox | tr ' ' '\n' | sort | paste -sd' ' -; }
 check "groups follow the pi-reference profile: audio gpio spi, no input or dialout" \
-    test "$(in_root id -nG gamebox)" = "gamebox gpio spi audio"
+    test "$(groups_of_gamebox)" = "audio gamebox gpio spi"
 check "the unit and the power-off rule are in place" \
     in_root test -f /etc/systemd/system/gamebox.service -a -f /etc/polkit-1/rules.d/50-gamebox-power-off.rules
 check "the service was enabled and started" \
@@ -153,7 +155,7 @@ TOML
 printf 'profile = "/etc/gamebox/kiosk.toml"\n' > "$root/etc/gamebox/box.toml"
 install_sh
 check "groups now audio dialout input, gpio and spi dropped" \
-    test "$(in_root id -nG gamebox)" = "gamebox dialout audio input"
+    test "$(groups_of_gamebox)" = "audio dialout gamebox input"
 check "the changed service was restarted" \
     in_root grep -qx "systemctl restart gamebox.service" /var/log/systemctl.log
 
