@@ -1,6 +1,6 @@
 """Instructions the box executes, counted by valgrind's callgrind: figures that hold on any machine.
 
-    .venv/bin/python bench/instructions.py [--taps 200]
+    .venv/bin/python bench/instructions.py [--taps 100]
 
 Wall-clock figures move with the machine and its load; instruction counts
 do not (callgrind counts them the same on every run to within a few tenths
@@ -22,7 +22,7 @@ it to the box, the box starts the show.
 READY counts every thread; a tap counts the loop's thread, where the tag's
 path to the first command runs here (on a Pi a reader's own polling thread
 comes before it, and the audio thread mixes on its own time). Each segment
-is counted alone through callgrind's client requests (a ten-line C
+is counted alone through callgrind's client requests (a three-line C
 helper compiled here with gcc and valgrind's callgrind.h, loaded with ctypes).
 Needs valgrind and gcc (Debian: apt-get install valgrind gcc).
 """
@@ -205,7 +205,7 @@ def main() -> None:
         child(Path(helper), Path(profile), Path(state), int(taps))
         return
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--taps", type=int, default=200, help="refused taps and accepted plays counted (each)")
+    parser.add_argument("--taps", type=int, default=100, help="refused taps and accepted plays counted (each)")
     args = parser.parse_args()
     for tool in ("valgrind", "gcc"):
         if shutil.which(tool) is None:
@@ -213,7 +213,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as tmp:
         figures = measure(args.taps, Path(tmp))
     ready = figures["ready"]
-    print(f"profile: sim devices with pi-reference's [speaker] (pygame mixer, SDL dummy audio), language en")
+    print("profile: sim devices with pi-reference's [speaker] (pygame mixer, SDL dummy audio), language en")
     print(f"process start -> READY: {ready / 1e9:.3f} G instructions "
           f"({ready / READY_BUDGET:.2f} of the {READY_BUDGET / 1e9:.1f} G budget)")
     for label, total in figures.items():
