@@ -180,3 +180,23 @@ def game_lines(folder: Path, game: str = "pirates", players: int = 2, seed: int 
         groups.append([f"tap {i.value}" if i.kind == "tap" else f"{i.kind} {i.value}" for i in inputs])
         run_inputs(box, inputs, clock.advance)
     return groups
+
+
+class TeacherPageProcess:
+    """``gamebox classroom`` as a subprocess on a free port; :attr:`url` once it serves."""
+
+    def __init__(self, folder: Path, broker: Broker, *extra: str) -> None:
+        self.port = free_port()
+        env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+        self.log = folder / "classroom.log"
+        self.proc = subprocess.Popen(
+            [*GAMEBOX, "classroom", "--broker", broker.host, "--broker-port", str(broker.port), "--http-port", str(self.port), *extra],
+            stdout=subprocess.PIPE, stderr=open(self.log, "w"), text=True, env=env)
+        self.lines: list[str] = []
+        threading.Thread(target=lambda: [self.lines.append(line.strip()) for line in self.proc.stdout], daemon=True).start()
+        wait_until(lambda: any(line.startswith("the teacher's page") for line in self.lines), 20, "the teacher's page")
+        self.url = f"http://127.0.0.1:{self.port}/"
+
+    def stop(self) -> None:
+        self.proc.terminate()
+        self.proc.wait(10)
