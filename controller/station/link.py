@@ -25,7 +25,7 @@ from controller.lights.colors import SEAT_COLOR_NAMES
 from controller.station.commands import VOLUME_STEP, Command, Refused, parse
 from controller.station.discovery import discovery_messages, discovery_topics
 from controller.station.outbox import Outbox
-from controller.station.topics import Topics, encode
+from controller.station.topics import STATE_FIELDS, Topics, encode
 from hardware.events import DeviceFault, DeviceRecovered
 
 log = logging.getLogger("gamebox.station")
@@ -112,7 +112,7 @@ class StationLink:
 
     def _publish_state(self) -> None:
         self._state_soon = False
-        snap = self.box.snapshot()
+        snap = {key: None for key in STATE_FIELDS if key not in ("station", "at")} | self.box.snapshot()
         turn = snap.get("turn")
         snap["turn_color"] = SEAT_COLOR_NAMES[turn % len(SEAT_COLOR_NAMES)] if isinstance(turn, int) else None
         snap["last_round"] = self.last_round
