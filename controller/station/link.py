@@ -87,6 +87,7 @@ class StationLink:
             self.last_round = False
             if engine is not None:
                 log.info("time is up: the game is over, the box goes to its menu")
+                self._publish_state()  # the finished game first: the page counts it
                 self.box.abandon_game()
         if not self._state_soon:
             self._state_soon = True

@@ -103,3 +103,20 @@ def test_broker_away_mid_game_loses_nothing_at_the_table_and_catches_up(tmp_path
     finally:
         red.stop()
         watcher.close()
+
+
+def test_time_up_lets_the_game_finish_then_the_box_returns_to_its_menu(tmp_path: Path, broker: Broker, watcher: Watcher) -> None:
+    groups = game_lines(tmp_path / "ref")
+    red = Station(tmp_path / "red", broker, "red")
+    try:
+        red.send([line for group in groups[:3] for line in group])
+        watcher.wait_for(topic("red", "state"), lambda s: s.get("actions") == 2)
+        watcher.publish(topic("red", "set/time-up"), "")
+        watcher.wait_for(topic("red", "state"), lambda s: s["last_round"] is True and s["mode"] == "playing")
+        red.send([line for group in groups[3:] for line in group])  # the round is played to its end
+        wait_until(lambda: red.accepted() == len(groups) - 1, what="the whole game")
+        state = watcher.wait_for(topic("red", "state"), lambda s: s["mode"] == "menu")
+        assert state["last_winner"].startswith("pirates: player") and state["games_today"] == 1 and not state["last_round"]
+        assert any(s.get("mode") == "over" for s in watcher.json_on(topic("red", "state")))  # the winner was shown first
+    finally:
+        red.stop()
