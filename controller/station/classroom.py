@@ -42,9 +42,11 @@ class Stats:
     counted: set[int] = field(default_factory=set)
     per_game: dict[str, list[float]] = field(default_factory=dict)  # game -> lengths in seconds
 
-    def saw_state(self, state: dict[str, Any]) -> bool:
+    def saw_game(self, state: dict[str, Any]) -> bool:
+        """A state or a ``game_over`` event; a finished game is counted once, however often it is seen."""
         game_id = state.get("game_id")
-        if state.get("mode") != "over" or game_id is None or game_id in self.counted:
+        over = state.get("mode") == "over" or state.get("kind") == "game_over"
+        if not over or game_id is None or game_id in self.counted:
             return False
         self.counted.add(game_id)
         started, at = state.get("started_at"), state.get("at")
@@ -85,8 +87,8 @@ class Classroom:
             return
         entry = self.stations.setdefault(station, {"station": station})
         entry["last_event" if leaf == "events" else leaf] = value
-        if leaf == "state" and value:
-            self.stats.setdefault(station, Stats()).saw_state(value)
+        if value and (leaf == "state" or (leaf == "events" and value.get("kind") == "game_over")):
+            self.stats.setdefault(station, Stats()).saw_game(value)
         self.push(station)
 
     def view(self, station: str) -> dict[str, Any]:

@@ -110,6 +110,12 @@ class StationLink:
             "station": self.topics.station, "at": self.wall(), "kind": "action", "seq": self.box.seq - 1,
             "game_id": self.box.game_id, "action": action, "events": list(getattr(outcome, "events", [])),
         })
+        engine = self.box.engine
+        if engine is not None and engine.over:  # a message of its own: the retained state may have moved on when it is sent
+            snap = self.box.snapshot()
+            self.outbox.event(self.topics.events, {
+                "station": self.topics.station, "at": self.wall(), "kind": "game_over", "game_id": self.box.game_id,
+                "game": engine.game, "winners": snap["winners"], "started_at": snap["started_at"]})
 
     def _publish_state(self) -> None:
         self._state_soon = False

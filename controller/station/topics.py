@@ -16,7 +16,9 @@ STATE_FIELDS = (
     "awaiting", "color", "winners", "ships", "scores", "track", "police", "round", "actions", "started_at",
     "last_roll", "last_round", "last_winner", "games_today",
 )
-EVENT_FIELDS = ("station", "at", "kind", "seq", "game_id", "action", "events", "command", "reason")
+EVENT_FIELDS = (
+    "station", "at", "kind", "seq", "game_id", "action", "events", "game", "winners", "started_at", "command", "reason",
+)
 ONLINE_FIELDS = ("station", "at", "online")
 HEALTH_FIELDS = ("station", "at", "profile", "devices", "faults", "uptime", "queued", "dropped")
 COMMANDS = ("volume", "language", "new-game", "time-up", "end-session")

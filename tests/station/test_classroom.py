@@ -85,7 +85,8 @@ def test_statistics_count_each_finished_game_once_and_export_as_csv() -> None:
     room.take("gamebox/red/state", json.dumps(base).encode())
     for _ in range(2):  # the same finished game seen twice (a retained message after a reconnection)
         room.take("gamebox/red/state", json.dumps(dict(base, mode="over", at=1600.0)).encode())
-    room.take("gamebox/red/state", json.dumps(dict(base, mode="over", game="policecats", game_id=2, at=2200.0, started_at=2000.0)).encode())
+    room.take("gamebox/red/events", json.dumps({"kind": "game_over", "game": "policecats", "game_id": 2, "at": 2200.0,
+                                                "started_at": 2000.0, "winners": [1]}).encode())
     room.take("gamebox/blue/state", b"not json")
     room.take("gamebox/blue/online", json.dumps({"online": True}).encode())
     room.take("gamebox/all/set/volume", b"0.3")

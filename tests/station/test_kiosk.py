@@ -76,3 +76,22 @@ def test_without_kiosk_mode_an_idle_game_waits_forever(tmp_path: Path) -> None:
         await stopped(daemon, task)
 
     asyncio.run(main())
+
+
+def test_the_display_beside_a_kiosk_invites_and_explains_once_a_game_is_given_up(tmp_path: Path) -> None:
+    import pygame
+
+    from controller.journal import Journal
+    from controller.window.display import HOW_TO_PLAY, INVITATION, DisplayApp
+    from controller.window.screen import OffScreen
+
+    pygame.font.init()
+    journal = Journal(tmp_path / "journal.sqlite")
+    game_id = journal.start_game("pirates", 2, {}, seed=1)
+    app = DisplayApp(tmp_path / "journal.sqlite", OffScreen())
+    assert app.check() and app.view().game == "pirates"
+    journal.abandon(game_id)  # what the kiosk does to a forgotten game
+    assert app.check() and app.refresh()
+    assert app.view().game is None and (app.view().prompt, app.view().hint) == (INVITATION, HOW_TO_PLAY)
+    app.close()
+    journal.close()

@@ -117,6 +117,7 @@ def test_time_up_lets_the_game_finish_then_the_box_returns_to_its_menu(tmp_path:
         wait_until(lambda: red.accepted() == len(groups) - 1, what="the whole game")
         state = watcher.wait_for(topic("red", "state"), lambda s: s["mode"] == "menu")
         assert state["last_winner"].startswith("pirates: player") and state["games_today"] == 1 and not state["last_round"]
-        assert any(s.get("mode") == "over" for s in watcher.json_on(topic("red", "state")))  # the winner was shown first
+        over = watcher.wait_for(topic("red", "events"), lambda e: e["kind"] == "game_over")  # for the page's statistics
+        assert over["game"] == "pirates" and over["winners"] and over["started_at"] <= over["at"]
     finally:
         red.stop()
