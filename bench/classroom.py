@@ -1,6 +1,6 @@
 """A classroom on one broker: 30 stations playing bot games at table speed, and the teacher's page watching.
 
-    .venv/bin/python bench/classroom.py [--stations 30] [--seconds 40] [--without-link 5]
+    .venv/bin/python bench/classroom.py [--stations 30] [--seconds 40] [--without-link 5] [--screenshot PNG]
 
 * page update latency: a box writes its state (wall clock ``at``) → the teacher's
   page in headless Chromium has put it in the DOM (a MutationObserver on the
@@ -125,7 +125,7 @@ async def classroom(broker: Broker, folder: Path, linked: int, unlinked: int, se
 
 
 def watch_page(url: str, stations: int, watching: threading.Event, stop: threading.Event, out: list[float],
-               error: list[str]) -> None:
+               error: list[str], screenshot: str | None = None) -> None:
     """Chromium on the teacher's page, collecting the DOM latencies until ``stop``."""
     try:
         from playwright.sync_api import sync_playwright
@@ -141,6 +141,9 @@ def watch_page(url: str, stations: int, watching: threading.Event, stop: threadi
             watching.set()
             while not stop.wait(0.5):
                 out.extend(page.evaluate("window.__latencies.splice(0)"))
+                if screenshot and len(out) > 5 * stations:
+                    page.screenshot(path=screenshot, full_page=True)
+                    screenshot = None
             browser.close()
     except Exception as exc:  # noqa: BLE001 - reported, not fatal: the tap figures still count
         error.append(f"{type(exc).__name__}: {exc}")
@@ -152,6 +155,7 @@ def main() -> None:
     parser.add_argument("--stations", type=int, default=30)
     parser.add_argument("--without-link", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=40.0)
+    parser.add_argument("--screenshot", metavar="PNG", help="save the page once the games are under way")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
@@ -161,7 +165,8 @@ def main() -> None:
         latencies: list[float] = []
         errors: list[str] = []
         stop, watching = threading.Event(), threading.Event()
-        watcher = threading.Thread(target=watch_page, args=(page.url, args.stations, watching, stop, latencies, errors))
+        watcher = threading.Thread(target=watch_page, args=(page.url, args.stations, watching, stop, latencies, errors,
+                                                                 args.screenshot))
         figures: dict = {}
         try:
             if shutil.which("chromium"):
