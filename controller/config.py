@@ -109,7 +109,8 @@ def one_line(source: str, error: ValidationError) -> str:
         return f"{source}: unknown key {key!r}"
     if first["type"] == "missing":
         return f"{source}: key {key!r} is missing"
-    return f"{source}: key {key!r}: bad value {first.get('input')!r}: {message}"
+    shown = "********" if "password" in key else repr(first.get("input"))  # no secret in a log or a terminal
+    return f"{source}: key {key!r}: bad value {shown}: {message}"
 
 
 def load_config(path: str | Path | None = None, **overrides: Any) -> Config:
