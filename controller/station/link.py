@@ -61,6 +61,7 @@ class StationLink:
         self._tally_key: tuple[Any, ...] | None = None
         self._tally: dict[str, Any] = {}
         self._state_soon = False
+        self._sending = False
         self._loop = asyncio.get_running_loop()
         box.listeners.append(self._accepted)
         self._announce()
@@ -251,13 +252,19 @@ class StationLink:
 
     async def _send(self, client: Any) -> None:
         while True:
-            message = self.outbox.peek()
+            message = self.outbox.take()
             if message is None:
                 await self.outbox.ready.wait()
                 continue
-            topic, payload, retain = message
-            await client.publish(topic, payload, qos=1, retain=retain)
-            self.outbox.sent(payload)
+            entry, topic, payload, retain = message
+            self._sending = True
+            try:
+                await client.publish(topic, payload, qos=1, retain=retain)
+            except BaseException:  # the connection broke (or the link stops): it goes first next time
+                self.outbox.put_back(entry)
+                raise
+            finally:
+                self._sending = False
 
     async def _receive(self, client: Any) -> None:
         async for message in client.messages:
@@ -276,7 +283,7 @@ class StationLink:
             await asyncio.sleep(self.settings.health_every)
 
     async def _drained(self) -> None:
-        while len(self.outbox):
+        while len(self.outbox) or self._sending:
             await asyncio.sleep(0.01)
 
 

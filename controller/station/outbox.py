@@ -33,9 +33,13 @@ class Outbox:
     def retain(self, topic: str, payload: bytes) -> None:
         """Send ``payload`` as ``topic``'s retained message; a newer one replaces it while it waits."""
         self.retained[topic] = payload
-        if topic not in self._waiting:
-            self._waiting.add(topic)
-            self._queue.append(topic)
+        if topic in self._waiting:  # it goes behind the events queued since: a state never runs ahead of its events
+            if self._queue[-1] == topic:
+                self.ready.set()
+                return
+            self._queue.remove(topic)
+        self._waiting.add(topic)
+        self._queue.append(topic)
         self.ready.set()
 
     def event(self, topic: str, payload: dict[str, Any]) -> None:
@@ -60,22 +64,25 @@ class Outbox:
         if self._queue:
             self.ready.set()
 
-    def peek(self) -> tuple[str, bytes, bool] | None:
-        """The next message as (topic, payload, retain), left in place until :meth:`sent`."""
+    def take(self) -> tuple[Entry, str, bytes, bool] | None:
+        """The next message as (entry, topic, payload, retain), out of the queue; :meth:`put_back` if unsent."""
         if not self._queue:
             self.ready.clear()
             return None
-        entry = self._queue[0]
-        if isinstance(entry, str):
-            return entry, self.retained[entry], True
-        return entry[0], encode(entry[1]), False
-
-    def sent(self, payload: bytes) -> None:
-        """The message :meth:`peek` gave (``payload``) was delivered to the broker."""
         entry = self._queue.popleft()
         if isinstance(entry, str):
             self._waiting.discard(entry)
-            if self.retained[entry] != payload:  # changed while it was on its way: send the newer one too
-                self.retain(entry, self.retained[entry])
+            return entry, entry, self.retained[entry], True
+        self._events -= 1
+        return entry, entry[0], encode(entry[1]), False
+
+    def put_back(self, entry: Entry) -> None:
+        """A message :meth:`take` gave could not be sent: first in line again (unless a newer one already waits)."""
+        if isinstance(entry, str):
+            if entry in self._waiting:
+                return
+            self._waiting.add(entry)
         else:
-            self._events -= 1
+            self._events += 1
+        self._queue.appendleft(entry)
+        self.ready.set()

@@ -89,6 +89,8 @@ def test_broker_away_mid_game_loses_nothing_at_the_table_and_catches_up(tmp_path
     try:
         red.send([line for group in groups[:4] for line in group])
         watcher.wait_for(topic("red", "state"), lambda s: s.get("actions") == 3)
+        before = [e["seq"] for e in watcher.json_on(topic("red", "events"))]
+        assert before == [0, 1, 2]  # a state is sent after the events it follows
         watcher.close()
         broker.stop()
         red.send([line for group in groups[4:12] for line in group])  # the game goes on without the broker
