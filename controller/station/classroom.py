@@ -16,6 +16,7 @@ import hmac
 import io
 import json
 import logging
+import re
 import secrets
 import time
 from dataclasses import dataclass, field
@@ -32,7 +33,7 @@ PAGE = Path(__file__).with_name("page.html")
 LEAVES = ("state", "online", "health", "events")
 MAX_REQUEST = 16 * 1024
 KEEPALIVE = 15.0  # seconds between two SSE comments, so proxies and tablets keep the stream open
-STATION = __import__("re").compile(r"^[A-Za-z0-9_-]{1,64}$")
+STATION = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 
 
 @dataclass
