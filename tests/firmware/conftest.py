@@ -1,0 +1,8 @@
+"""The firmware's modules import as ``puck.*``, as they do on the Pico."""
+
+import sys
+from pathlib import Path
+
+FIRMWARE = Path(__file__).resolve().parents[2] / "firmware"
+if str(FIRMWARE) not in sys.path:
+    sys.path.insert(0, str(FIRMWARE))
