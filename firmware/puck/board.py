@@ -18,10 +18,16 @@ READ_MAX = 64  # bytes taken off the line per loop pass
 
 
 class Board:
-    """A Pico wired as firmware/README.md shows; ``stdin``/``stdout`` are the USB line's byte streams."""
+    """A Pico wired as firmware/README.md shows.
 
-    def __init__(self, s=settings, stdin=None, stdout=None) -> None:
+    ``stdin``/``stdout`` (the USB line's byte streams) and ``ticks_ms`` are
+    MicroPython's own unless given, as the tests give a pseudo-terminal
+    and a fake clock's ticks.
+    """
+
+    def __init__(self, s=settings, stdin=None, stdout=None, ticks_ms=None) -> None:
         self.leds = s.LEDS
+        self.ticks_ms = ticks_ms if ticks_ms is not None else time.ticks_ms
         self._button = Pin(s.BUTTON_PIN, Pin.IN, Pin.PULL_UP)
         self._shake = None if s.SHAKE_PIN is None else Pin(s.SHAKE_PIN, Pin.IN, Pin.PULL_UP)
         self._ring = NeoPixel(Pin(s.RING_PIN, Pin.OUT), s.LEDS)
@@ -33,9 +39,6 @@ class Board:
     @property
     def has_shake(self) -> bool:
         return self._shake is not None
-
-    def ticks_ms(self) -> int:
-        return time.ticks_ms()
 
     def button_down(self) -> bool:
         return self._button.value() == 0  # pulled up: pressed is low

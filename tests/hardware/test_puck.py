@@ -1,128 +1,190 @@
-"""The die puck on a serial line, speaking the placeholder line protocol."""
+"""The die puck driver through real pyserial on a pseudo-terminal, the puck's end scripted line by line.
+
+The firmware itself on the other end is in tests/firmware/test_end_to_end.py.
+"""
 
 from __future__ import annotations
 
 import asyncio
-import queue
 import threading
+from pathlib import Path
 
-from hardware.clock import SystemClock
-from hardware.drivers.serial_puck import SerialPuck
-from hardware.events import DeviceFault, EventSink, PuckPressed
+from hardware.clock import FakeClock
+from hardware.doctor import likely_fix
+from hardware.drivers.serial_puck import HEARTBEAT, MISSED, PROTOCOL, SerialPuck, parse_hello
+from hardware.events import DeviceFault, DeviceRecovered, EventSink, PuckPressed
 from hardware.faults import Backoff
+from tests.firmware.usb import UsbCable
 from tests.hardware.support import events_until, kinds, next_event, wait_until
 
-PORT = "/dev/serial/by-id/usb-gamebox-die-puck"
+HELLO = "HELLO 1.0.0 proto=1 leds=12 caps=button,ring,shake"
 
 
-class FakeSerial:
-    """A pyserial port: readline blocks until the puck sends a line, cancel_read or unplugging."""
-
-    def __init__(self) -> None:
-        self.lines: queue.Queue[bytes | Exception | None] = queue.Queue()
-        self.written = bytearray()
-        self.closed = False
-
-    def send(self, line: str) -> None:
-        self.lines.put(f"{line}\n".encode())
-
-    def unplug(self) -> None:
-        self.lines.put(OSError(5, "device reports readiness to read but returned no data"))
-
-    def readline(self) -> bytes:
-        item = self.lines.get()
-        if isinstance(item, Exception):
-            raise item
-        return item or b""
-
-    def cancel_read(self) -> None:
-        self.lines.put(None)
-
-    def write(self, data: bytes) -> int:
-        if self.closed:
-            raise OSError(5, "write failed")
-        self.written += data
-        return len(data)
-
-    def close(self) -> None:
-        self.closed = True
+def puck(sink: EventSink, cable: UsbCable, clock: FakeClock | None = None) -> SerialPuck:
+    return SerialPuck("die", sink, clock or FakeClock(), device=cable.pattern, backoff=Backoff(0.001, 2, 0.01))
 
 
-class FakeSerialPorts:
-    def __init__(self) -> None:
-        self.plugged = True
-        self.opened: list[FakeSerial] = []
-        self.asked: list[tuple[str, int]] = []
-
-    def open(self, device: str, baudrate: int) -> FakeSerial:
-        self.asked.append((device, baudrate))
-        if not self.plugged:
-            raise FileNotFoundError(2, "No such file or directory", device)
-        self.opened.append(FakeSerial())
-        return self.opened[-1]
+def started(die: SerialPuck, cable: UsbCable) -> None:
+    die.start()
+    assert cable.wait_for(f"HELLO gamebox proto={PROTOCOL}"), "the box introduces itself"
 
 
-def puck(sink: EventSink, ports: FakeSerialPorts) -> SerialPuck:
-    return SerialPuck("die", sink, SystemClock(), device=PORT, open_port=ports.open, backoff=Backoff(0.001, 2, 0.01))
-
-
-def test_a_press_line_is_a_puck_press_and_faces_are_sent_as_lines():
+def test_the_puck_is_found_by_usb_id_says_hello_and_its_presses_are_rolls(tmp_path: Path):
     async def scenario():
-        sink, ports = EventSink(), FakeSerialPorts()
-        die = puck(sink, ports)
-        die.start()
+        sink, cable = EventSink(), UsbCable(tmp_path)
+        cable.plug()
+        die = puck(sink, cable)
         try:
-            assert die.wait_started(5)
-            line = ports.opened[0]
-            line.send("HELLO 0.1")
-            line.send("PRESS")
-            pressed = await next_event(sink)
+            started(die, cable)
+            cable.puck_says(HELLO)
+            recovered_or_press = asyncio.create_task(events_until(sink, lambda e: isinstance(e, PuckPressed)))
+            assert await asyncio.to_thread(die.wait_started, 5)
+            cable.puck_says("PRESS")
+            pressed = (await recovered_or_press)[-1]
             die.show("cat")
+            assert cable.wait_for("FACE cat")
+            description = die.describe()
         finally:
             die.stop()
         assert isinstance(pressed, PuckPressed) and pressed.puck == "die"
-        assert bytes(line.written) == b"FACE cat\n"
-        assert ports.asked == [(PORT, 115200)]
-        assert line.closed and not [t for t in threading.enumerate() if t.name == "puck:die"]
+        assert description == f"die puck firmware 1.0.0, protocol 1, 12 LEDs, button+ring+shake on {cable.link}"
+        assert die.fault is None
+        assert not [t for t in threading.enumerate() if t.name == "puck:die"]
 
     asyncio.run(scenario())
 
 
-def test_unplugging_the_puck_is_a_fault_and_it_is_reopened_when_back():
+def test_no_puck_plugged_in_is_a_fault_with_a_fix_and_plugging_it_in_recovers(tmp_path: Path):
     async def scenario():
-        sink, ports = EventSink(), FakeSerialPorts()
-        die = puck(sink, ports)
+        sink, cable = EventSink(), UsbCable(tmp_path)
+        die = puck(sink, cable)
         die.start()
         try:
-            assert die.wait_started(5)
-            ports.plugged = False
-            ports.opened[0].unplug()
             fault = await next_event(sink)
-            die.show("dog")  # nowhere to show it: quietly dropped
-            ports.plugged = True
-            assert wait_until(lambda: len(ports.opened) == 2)
-            ports.opened[1].send("PRESS")
+            cable.plug()
+            assert cable.wait_for(f"HELLO gamebox proto={PROTOCOL}")
+            cable.puck_says(HELLO)
+            back = await next_event(sink)
+        finally:
+            die.stop()
+        assert isinstance(fault, DeviceFault) and "not plugged in" in fault.message
+        assert "die puck is not plugged in" in likely_fix(fault.message)
+        assert isinstance(back, DeviceRecovered)
+
+    asyncio.run(scenario())
+
+
+def test_unplugging_is_a_fault_and_a_replugged_puck_gets_the_last_face_again(tmp_path: Path):
+    async def scenario():
+        sink, cable = EventSink(), UsbCable(tmp_path)
+        cable.plug()
+        die = puck(sink, cable)
+        try:
+            started(die, cable)
+            cable.puck_says(HELLO)
+            die.show("whistle")
+            assert cable.wait_for("FACE whistle")
+            cable.unplug()
+            fault = await events_until(sink, lambda e: isinstance(e, DeviceFault))
+            die.show("dog")  # nowhere to show it: remembered, not raised
+            cable.plug()
+            assert cable.wait_for("FACE dog"), "the replugged puck is told the face it missed"
+            cable.puck_says(HELLO)
+            cable.puck_says("PRESS")
             back = await events_until(sink, lambda e: isinstance(e, PuckPressed))
         finally:
             die.stop()
-        assert isinstance(fault, DeviceFault) and fault.device == "puck:die"
+        assert fault[-1].message.startswith(f"die puck at {cable.link}: ")
         assert kinds(back) == ["DeviceRecovered", "PuckPressed"]
 
     asyncio.run(scenario())
 
 
-def test_a_failed_write_is_a_fault_not_an_exception():
+def test_a_puck_that_stops_answering_is_a_fault_within_a_few_seconds(tmp_path: Path):
     async def scenario():
-        sink, ports = EventSink(), FakeSerialPorts()
-        die = puck(sink, ports)
-        die.start()
+        sink, cable, clock = EventSink(), UsbCable(tmp_path), FakeClock()
+        cable.plug()
+        die = puck(sink, cable, clock)
         try:
-            assert die.wait_started(5)
-            ports.opened[0].closed = True
-            die.show("mouse")
-            fault = await next_event(sink)
+            started(die, cable)
+            cable.puck_says(HELLO)
+            assert wait_until(lambda: die.info is not None)
+            for ping in range(1, 4):  # a live puck answers every heartbeat
+                clock.advance(HEARTBEAT)
+                assert wait_until(lambda n=ping: cable.lines().count("PING") == n)
+                cable.puck_says("PONG")
+            cable.puck_says("PRESS")  # once it is heard, every PONG before it has been
+            await events_until(sink, lambda e: isinstance(e, PuckPressed))
+            assert die.fault is None
+            silent = 0.0
+            while die.fault is None and silent < 10:  # now it hangs
+                clock.advance(HEARTBEAT)
+                silent += HEARTBEAT
+                wait_until(lambda: die.fault is not None, timeout=0.2)
+            fault = await events_until(sink, lambda e: isinstance(e, DeviceFault))
         finally:
             die.stop()
-        assert isinstance(fault, DeviceFault) and "write failed" in fault.message
+        assert silent <= (MISSED + 1) * HEARTBEAT <= 4
+        assert "stopped answering" in fault[-1].message
 
     asyncio.run(scenario())
+
+
+def test_garbage_from_the_puck_is_answered_and_the_link_goes_on(tmp_path: Path):
+    async def scenario():
+        sink, cable, clock = EventSink(), UsbCable(tmp_path), FakeClock()
+        cable.plug()
+        die = puck(sink, cable, clock)
+        try:
+            started(die, cable)
+            cable.puck_says(HELLO)
+            cable.puck_says(b"\xff\xfe\x00garbage\r\n")
+            assert cable.wait_for("ERR unknown ???garbage")
+            clock.advance(1.0)
+            cable.puck_says(b"z" * 5000 + b"\n")
+            assert cable.wait_for("ERR too-long")
+            cable.puck_says("ERR bad-face purple")  # the puck's own answer: never answered back
+            for _ in range(20):  # a puck at its REPL echoing: one answer a second, no flood
+                cable.puck_says("SyntaxError: invalid syntax")
+            cable.puck_says("PRESS")
+            pressed = await events_until(sink, lambda e: isinstance(e, PuckPressed))
+        finally:
+            die.stop()
+        errs = [line for line in cable.lines() if line.startswith("ERR")]
+        assert errs == ["ERR unknown ???garbage", "ERR too-long"]
+        assert kinds(pressed)[-1] == "PuckPressed"
+
+    asyncio.run(scenario())
+
+
+def test_an_older_puck_is_played_without_the_heartbeat_and_a_newer_one_as_this_box(tmp_path: Path):
+    async def scenario():
+        sink, cable, clock = EventSink(), UsbCable(tmp_path), FakeClock()
+        cable.plug()
+        die = puck(sink, cable, clock)
+        try:
+            started(die, cable)
+            cable.puck_says("HELLO 0.1")  # the placeholder protocol: PRESS and FACE, no PONG
+            assert wait_until(lambda: die.info is not None)
+            older = die.describe()
+            for _ in range(2 * MISSED):
+                clock.advance(HEARTBEAT)
+                assert wait_until(lambda: die.fault is None)
+            cable.puck_says("HELLO 2.3.0 proto=2 leds=16 caps=button,ring,sound")
+            assert wait_until(lambda: die.info is not None and die.info.protocol == 2)
+            newer = die.describe()
+        finally:
+            die.stop()
+        assert "protocol 0 (older than this box's: flash the puck" in older
+        assert "protocol 2 (newer than this box's 1: spoken as 1), 16 LEDs" in newer
+        assert die.fault is None
+
+    asyncio.run(scenario())
+
+
+def test_hello_lines_are_read_whatever_they_carry():
+    assert parse_hello("1.0.0 proto=1 leds=12 caps=button,ring") is not None
+    assert parse_hello("0.1").protocol == 0
+    assert parse_hello("1.0 proto=x") is None
+    assert parse_hello("") is None
+    assert parse_hello("1.2 proto=3 colour=blue").caps == ()

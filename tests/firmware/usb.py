@@ -1,0 +1,148 @@
+"""A puck's USB cable as a pseudo-terminal pair, and stand-ins for the Pico beneath the firmware's board layer.
+
+The box side is the real thing: pyserial opens the pseudo-terminal's
+slave through a ``/dev/serial/by-id``-style symlink, as udev makes for a
+Pico. The puck side holds the master: either the test writes and reads
+protocol lines there itself, or the firmware's own board layer and main
+loop run on it (:class:`Pico`), with ``machine.Pin`` and
+``neopixel.NeoPixel`` stood in for and the ticks taken from a fake clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import pty
+import select
+import sys
+import tty
+import types
+from pathlib import Path
+from typing import Any
+
+from tests.hardware.support import wait_until
+
+PUCK_ID = "usb-MicroPython_Board_in_FS_mode_e6614c311b7b6a2b-if00"
+
+
+class UsbCable:
+    """Plug and unplug a puck under ``by_id``; say and hear lines on its end."""
+
+    def __init__(self, by_id: Path) -> None:
+        by_id.mkdir(parents=True, exist_ok=True)
+        self.link = by_id / PUCK_ID
+        self.pattern = str(by_id / "usb-MicroPython_Board_in_FS_mode_*-if00")
+        self.master = self._slave = -1
+        self.heard = b""
+
+    def plug(self) -> None:
+        self.master, self._slave = pty.openpty()
+        tty.setraw(self._slave)  # a USB CDC line: no echo, no line editing
+        self.link.symlink_to(os.ttyname(self._slave))
+        self.heard = b""
+
+    def unplug(self) -> None:
+        self.link.unlink()
+        os.close(self.master)
+        os.close(self._slave)
+        self.master = self._slave = -1
+
+    # -- the puck's end, scripted by a test -------------------------------------------
+    def puck_says(self, data: bytes | str) -> None:
+        os.write(self.master, data if isinstance(data, bytes) else f"{data}\n".encode())
+
+    def box_says(self, data: bytes) -> None:
+        """Bytes as if the box had written them (they arrive at the puck's end)."""
+        os.write(self._slave, data)
+
+    def lines(self) -> list[str]:
+        """Every line the box has sent since plugging in."""
+        while select.select([self.master], [], [], 0)[0]:
+            self.heard += os.read(self.master, 4096)
+        return self.heard.decode(errors="replace").splitlines()
+
+    def wait_for(self, line: str) -> bool:
+        return wait_until(lambda: line in self.lines())
+
+    def streams(self) -> tuple[Any, Any]:
+        """The puck end as the byte streams MicroPython's sys.stdin.buffer and sys.stdout.buffer are."""
+        return open(self.master, "rb", buffering=0, closefd=False), open(self.master, "wb", buffering=0, closefd=False)
+
+
+# -- the Pico beneath the firmware's board layer ----------------------------------------
+class Pin:
+    """machine.Pin: an input reads ``level`` (a pulled-up pin reads 1 until a test grounds it)."""
+
+    IN, OUT, PULL_UP = 0, 1, 1
+    wired: dict[int, Pin] = {}
+
+    def __init__(self, pin: int, mode: int = -1, pull: int = -1) -> None:
+        self.level = 1 if pull == Pin.PULL_UP else 0
+        Pin.wired[pin] = self
+
+    def value(self) -> int:
+        return self.level
+
+
+class NeoPixel:
+    """neopixel.NeoPixel: keeps what the last ``write`` sent down the ring."""
+
+    last: NeoPixel | None = None
+
+    def __init__(self, pin: Pin, n: int) -> None:
+        self.buffer = [(0, 0, 0)] * n
+        self.shown: list[tuple[int, int, int]] = []
+        NeoPixel.last = self
+
+    def __setitem__(self, index: int, rgb: tuple[int, int, int]) -> None:
+        self.buffer[index] = rgb
+
+    def write(self) -> None:
+        self.shown = list(self.buffer)
+
+
+def install_rp2() -> None:
+    """Make ``import machine`` and ``import neopixel`` find the stand-ins."""
+    for name, attrs in (("machine", {"Pin": Pin}), ("neopixel", {"NeoPixel": NeoPixel})):
+        module = sys.modules.get(name) or types.ModuleType(name)
+        for key, value in attrs.items():
+            setattr(module, key, value)
+        sys.modules[name] = module
+
+
+class Pico:
+    """The firmware's board layer and main loop on the puck's end of ``cable``, stepped on ``clock``."""
+
+    def __init__(self, cable: UsbCable, clock: Any) -> None:
+        install_rp2()
+        from puck import settings, ticks
+        from puck.app import App
+        from puck.board import Board
+
+        self.settings = settings
+        self.clock = clock
+        stdin, stdout = cable.streams()
+        board = Board(stdin=stdin, stdout=stdout, ticks_ms=lambda: int(clock.monotonic() * 1000) % ticks.PERIOD)
+        self.app = App(board)
+        self.ring = NeoPixel.last
+        self.button = Pin.wired[settings.BUTTON_PIN]
+        self._task: asyncio.Task | None = None
+
+    def power_on(self) -> None:
+        """Run the main loop as a task that takes one pass per poll interval of the clock."""
+        self._task = asyncio.get_running_loop().create_task(self._loop())
+
+    def power_off(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _loop(self) -> None:
+        while True:
+            self.app.step()
+            await self.clock.sleep(self.settings.POLL_MS / 1000)
+
+    async def press(self) -> None:
+        self.button.level = 0
+        await self.clock.run_for(0.1)
+        self.button.level = 1
+        await self.clock.run_for(0.1)
