@@ -34,6 +34,7 @@ class UsbCable:
         self.pattern = str(by_id / "usb-MicroPython_Board_in_FS_mode_*-if00")
         self.master = self._slave = -1
         self.heard = b""
+        self.profile = ""  # a hardware profile whose puck is found here, where a test writes one
 
     def plug(self) -> None:
         self.master, self._slave = pty.openpty()
@@ -64,9 +65,31 @@ class UsbCable:
     def wait_for(self, line: str) -> bool:
         return wait_until(lambda: line in self.lines())
 
-    def streams(self) -> tuple[Any, Any]:
+    def streams(self) -> tuple[Recorded, Recorded]:
         """The puck end as the byte streams MicroPython's sys.stdin.buffer and sys.stdout.buffer are."""
-        return open(self.master, "rb", buffering=0, closefd=False), open(self.master, "wb", buffering=0, closefd=False)
+        return Recorded(open(self.master, "rb", buffering=0, closefd=False)), Recorded(
+            open(self.master, "wb", buffering=0, closefd=False)
+        )
+
+
+class Recorded:
+    """A byte stream that keeps what went through it."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.data = b""
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+    def read(self, n: int) -> bytes:
+        data = self.stream.read(n)
+        self.data += data or b""
+        return data
+
+    def write(self, data: bytes) -> int:
+        self.data += data
+        return self.stream.write(data)
 
 
 # -- the Pico beneath the firmware's board layer ----------------------------------------
@@ -113,20 +136,32 @@ def install_rp2() -> None:
 class Pico:
     """The firmware's board layer and main loop on the puck's end of ``cable``, stepped on ``clock``."""
 
-    def __init__(self, cable: UsbCable, clock: Any) -> None:
+    def __init__(self, cable: UsbCable, clock: Any, poll_ms: int = 40) -> None:
         install_rp2()
         from puck import settings, ticks
         from puck.app import App
         from puck.board import Board
 
         self.settings = settings
+        self.poll_ms = poll_ms  # the loop's pass interval: the Pico's 10 ms would only slow the tests
+
         self.clock = clock
-        stdin, stdout = cable.streams()
+        stdin, stdout = self._in, self._out = cable.streams()
         board = Board(stdin=stdin, stdout=stdout, ticks_ms=lambda: int(clock.monotonic() * 1000) % ticks.PERIOD)
         self.app = App(board)
         self.ring = NeoPixel.last
         self.button = Pin.wired[settings.BUTTON_PIN]
         self._task: asyncio.Task | None = None
+
+    @property
+    def heard(self) -> bytes:
+        """What the firmware has read from the box."""
+        return self._in.data
+
+    @property
+    def said(self) -> bytes:
+        """What the firmware has written to the box."""
+        return self._out.data
 
     def power_on(self) -> None:
         """Run the main loop as a task that takes one pass per poll interval of the clock."""
@@ -139,7 +174,7 @@ class Pico:
     async def _loop(self) -> None:
         while True:
             self.app.step()
-            await self.clock.sleep(self.settings.POLL_MS / 1000)
+            await self.clock.sleep(self.poll_ms / 1000)
 
     async def press(self) -> None:
         self.button.level = 0
