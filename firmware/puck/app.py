@@ -13,7 +13,7 @@ class App:
         self.s = s
         self.puck = Puck(board.ticks_ms(), board.leds, board.has_shake, s)
         self.lines = LineReader()
-        self._shown = None
+        self._shown: list | None = None
 
     def step(self) -> None:
         """One pass of the loop; never blocks."""

@@ -34,7 +34,7 @@ class Board:
         self._in = stdin if stdin is not None else sys.stdin.buffer
         self._out = stdout if stdout is not None else sys.stdout.buffer
         self._poll = select.poll()
-        self._poll.register(self._in, select.POLLIN)
+        self._poll.register(stdin if stdin is not None else sys.stdin, select.POLLIN)  # the documented way to poll USB
 
     @property
     def has_shake(self) -> bool:

@@ -22,11 +22,11 @@ class Puck:
         self.s = s
         self.caps = ("button", "ring", "shake") if shake else ("button", "ring")
         self.outbox: list = []  # lines for the box, oldest first, without "\n"
-        self.face = None  # the face shown, once the box has sent one
+        self.face: str | None = None  # the face shown, once the box has sent one
         self.face_since = now
-        self.spinning_since = None  # ticks of the press while the ring spins
-        self.pending_face = None  # a face that came while the spin has not run its minimum
-        self.last_heard = None  # ticks of the box's last line; None until it speaks
+        self.spinning_since: int | None = None  # ticks of the press while the ring spins
+        self.pending_face: str | None = None  # a face that came while the spin has not run its minimum
+        self.last_heard: int | None = None  # ticks of the box's last line; None until it speaks
         self.last_touch = now  # ticks of the last press or face, for dimming when idle
         self._button = Debouncer(s.DEBOUNCE_MS)
         self._shake = ShakeDetector(s.SHAKE_EDGES, s.SHAKE_WINDOW_MS, s.SHAKE_REST_MS)

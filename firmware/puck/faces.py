@@ -23,14 +23,14 @@ MIN_LEDS = 8
 def pattern(face: str, leds: int) -> list:
     """Which pixels the face lights (the whistle's lit half of its flash)."""
     if face == "cat":
-        lit = range(leds)
+        lit = list(range(leds))
     elif face == "dog":
-        lit = range(leds // 2)
+        lit = list(range(leds // 2))
     elif face == "mouse":
-        lit = (leds - 1, 0, 1)
+        lit = [leds - 1, 0, 1]
     elif face == "whistle":
         half = leds // 2
-        lit = (0, 1, half, half + 1)
+        lit = [0, 1, half, half + 1]
     elif face in NUMBERS:
         count = int(face)
         lit = [(i * leds + count // 2) // count for i in range(count)]

@@ -41,7 +41,7 @@ class ShakeDetector:
         self.rest_ms = rest_ms
         self._level = False
         self._changes: list = []  # ticks of recent level changes
-        self._resting_until = None
+        self._resting_until: int | None = None
 
     def update(self, closed: bool, now: int) -> bool:
         """Feed the switch's level at ``now``; True once per shake."""

@@ -24,7 +24,7 @@ class LineReader:
 
     def feed(self, data: bytes) -> list:
         """The lines completed by ``data``: ``str`` each, or ``TOO_LONG`` for one that overflowed."""
-        lines = []
+        lines: list = []
         for byte in data:
             if byte == 10:  # "\n"
                 if self._overlong:

@@ -10,7 +10,7 @@ HERE = __file__.rsplit("/", 1)[0] if "/" in __file__ else "."
 sys.path.insert(0, HERE + "/../../firmware")
 sys.path.insert(0, HERE)
 
-MODULES = ("test_puck_logic",)
+MODULES = ("test_puck_logic", "test_board")
 
 
 def main():

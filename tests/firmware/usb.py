@@ -4,8 +4,8 @@ The box side is the real thing: pyserial opens the pseudo-terminal's
 slave through a ``/dev/serial/by-id``-style symlink, as udev makes for a
 Pico. The puck side holds the master: either the test writes and reads
 protocol lines there itself, or the firmware's own board layer and main
-loop run on it (:class:`Pico`), with ``machine.Pin`` and
-``neopixel.NeoPixel`` stood in for and the ticks taken from a fake clock.
+loop run on it (:class:`Pico`), on the stand-ins of rp2_standins and the
+ticks of a fake clock.
 """
 
 from __future__ import annotations
@@ -14,12 +14,11 @@ import asyncio
 import os
 import pty
 import select
-import sys
 import tty
-import types
 from pathlib import Path
 from typing import Any
 
+from tests.firmware import rp2_standins
 from tests.hardware.support import wait_until
 
 PUCK_ID = "usb-MicroPython_Board_in_FS_mode_e6614c311b7b6a2b-if00"
@@ -92,52 +91,11 @@ class Recorded:
         return self.stream.write(data)
 
 
-# -- the Pico beneath the firmware's board layer ----------------------------------------
-class Pin:
-    """machine.Pin: an input reads ``level`` (a pulled-up pin reads 1 until a test grounds it)."""
-
-    IN, OUT, PULL_UP = 0, 1, 1
-    wired: dict[int, Pin] = {}
-
-    def __init__(self, pin: int, mode: int = -1, pull: int = -1) -> None:
-        self.level = 1 if pull == Pin.PULL_UP else 0
-        Pin.wired[pin] = self
-
-    def value(self) -> int:
-        return self.level
-
-
-class NeoPixel:
-    """neopixel.NeoPixel: keeps what the last ``write`` sent down the ring."""
-
-    last: NeoPixel | None = None
-
-    def __init__(self, pin: Pin, n: int) -> None:
-        self.buffer = [(0, 0, 0)] * n
-        self.shown: list[tuple[int, int, int]] = []
-        NeoPixel.last = self
-
-    def __setitem__(self, index: int, rgb: tuple[int, int, int]) -> None:
-        self.buffer[index] = rgb
-
-    def write(self) -> None:
-        self.shown = list(self.buffer)
-
-
-def install_rp2() -> None:
-    """Make ``import machine`` and ``import neopixel`` find the stand-ins."""
-    for name, attrs in (("machine", {"Pin": Pin}), ("neopixel", {"NeoPixel": NeoPixel})):
-        module = sys.modules.get(name) or types.ModuleType(name)
-        for key, value in attrs.items():
-            setattr(module, key, value)
-        sys.modules[name] = module
-
-
 class Pico:
     """The firmware's board layer and main loop on the puck's end of ``cable``, stepped on ``clock``."""
 
     def __init__(self, cable: UsbCable, clock: Any, poll_ms: int = 40) -> None:
-        install_rp2()
+        rp2_standins.install()
         from puck import settings, ticks
         from puck.app import App
         from puck.board import Board
@@ -149,8 +107,8 @@ class Pico:
         stdin, stdout = self._in, self._out = cable.streams()
         board = Board(stdin=stdin, stdout=stdout, ticks_ms=lambda: int(clock.monotonic() * 1000) % ticks.PERIOD)
         self.app = App(board)
-        self.ring = NeoPixel.last
-        self.button = Pin.wired[settings.BUTTON_PIN]
+        self.ring = rp2_standins.NeoPixel.last
+        self.button = rp2_standins.Pin.wired[settings.BUTTON_PIN]
         self._task: asyncio.Task | None = None
 
     @property

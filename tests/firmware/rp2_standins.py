@@ -1,0 +1,51 @@
+"""Stand-ins for what lies beneath the firmware's board layer on a Pico: ``machine.Pin`` and ``neopixel.NeoPixel``.
+
+MicroPython-compatible, so the board layer is exercised under both
+interpreters with the same stand-ins.
+"""
+
+import sys
+
+
+class Pin:
+    """machine.Pin: an input reads ``level`` (a pulled-up pin reads 1 until a test grounds it)."""
+
+    IN, OUT, PULL_UP = 0, 1, 1
+    wired: dict = {}
+
+    def __init__(self, pin, mode=-1, pull=-1):
+        self.level = 1 if pull == Pin.PULL_UP else 0
+        Pin.wired[pin] = self
+
+    def value(self):
+        return self.level
+
+
+class NeoPixel:
+    """neopixel.NeoPixel: keeps what the last ``write`` sent down the ring."""
+
+    last = None
+
+    def __init__(self, pin, n):
+        self.buffer = [(0, 0, 0)] * n
+        self.shown: list = []
+        NeoPixel.last = self
+
+    def __setitem__(self, index, rgb):
+        self.buffer[index] = rgb
+
+    def write(self):
+        self.shown = list(self.buffer)
+
+
+class _Module:
+    pass
+
+
+def install():
+    """Make ``import machine`` and ``import neopixel`` find the stand-ins."""
+    machine, neopixel = _Module(), _Module()
+    machine.Pin = Pin
+    neopixel.NeoPixel = NeoPixel
+    sys.modules["machine"] = machine
+    sys.modules["neopixel"] = neopixel
