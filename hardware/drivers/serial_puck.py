@@ -202,7 +202,6 @@ class SerialPuck(Threaded, DiePuck):
             port = self._port
             data = port.read(port.in_waiting or 1)
             if data:
-                self._unanswered = 0
                 buffer += data
                 buffer = self._take_lines(buffer)
             self._keep_heartbeat()
@@ -230,14 +229,16 @@ class SerialPuck(Threaded, DiePuck):
         self._ping_due = now + HEARTBEAT
 
     def _heard(self, line: str) -> None:
+        """One line from the puck. Only its own lines count as an answer: an echo does not."""
         verb, _, rest = line.partition(" ")
-        if verb == "PRESS":
-            self._sink.post(PuckPressed(self.name, at=self._clock.monotonic()))
-        elif verb == "PONG":
-            pass
-        elif verb == "HELLO" and (info := parse_hello(rest)) is not None:
+        if verb in ("PRESS", "PONG"):
+            self._unanswered = 0
+            if verb == "PRESS":
+                self._sink.post(PuckPressed(self.name, at=self._clock.monotonic()))
+        elif verb == "HELLO" and (info := parse_hello(rest)) is not None and info.version != "gamebox":
+            self._unanswered = 0
             self._greeted(info)
-        elif verb == "ERR":
+        elif verb == "ERR" or line.startswith("HELLO gamebox"):
             log.warning("%s did not understand the box: %s", self.device, line)
         elif line:
             log.warning("%s: a line the box does not understand: %r", self.device, line)

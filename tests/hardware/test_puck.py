@@ -130,6 +130,28 @@ def test_a_puck_that_stops_answering_is_a_fault_within_a_few_seconds(tmp_path: P
     asyncio.run(scenario())
 
 
+def test_a_pico_at_its_repl_echoing_everything_is_no_puck(tmp_path: Path):
+    async def scenario():
+        sink, cable, clock = EventSink(), UsbCable(tmp_path), FakeClock()
+        cable.plug()
+        die = puck(sink, cable, clock)
+        try:
+            started(die, cable)
+            for _ in range(MISSED + 1):  # no firmware: MicroPython's prompt echoes each line and complains
+                cable.puck_says(f"HELLO gamebox proto={PROTOCOL}")
+                cable.puck_says("NameError: name 'HELLO' isn't defined")
+                cable.puck_says(">>> ")
+                clock.advance(HEARTBEAT)
+                wait_until(lambda: die.fault is not None, timeout=0.2)
+            fault = await events_until(sink, lambda e: isinstance(e, DeviceFault))
+        finally:
+            die.stop()
+        assert die.info is None, "its own HELLO echoed is not the puck's"
+        assert "stopped answering" in fault[-1].message
+
+    asyncio.run(scenario())
+
+
 def test_garbage_from_the_puck_is_answered_and_the_link_goes_on(tmp_path: Path):
     async def scenario():
         sink, cable, clock = EventSink(), UsbCable(tmp_path), FakeClock()
