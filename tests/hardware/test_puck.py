@@ -6,18 +6,21 @@ The firmware itself on the other end is in tests/firmware/test_end_to_end.py.
 from __future__ import annotations
 
 import asyncio
+import io
 import threading
 from pathlib import Path
 
 from hardware.clock import FakeClock
-from hardware.doctor import likely_fix
+from hardware.doctor import likely_fix, run_doctor
 from hardware.drivers.serial_puck import HEARTBEAT, MISSED, PROTOCOL, SerialPuck, parse_hello
 from hardware.events import DeviceFault, DeviceRecovered, EventSink, PuckPressed
 from hardware.faults import Backoff
+from hardware.profile import PROFILES_DIR, build_devices
 from tests.firmware.usb import UsbCable
 from tests.hardware.support import events_until, kinds, next_event, wait_until
 
 HELLO = "HELLO 1.0.0 proto=1 leds=12 caps=button,ring,shake"
+SIM = (PROFILES_DIR / "sim.toml").read_text()
 
 
 def puck(sink: EventSink, cable: UsbCable, clock: FakeClock | None = None) -> SerialPuck:
@@ -210,3 +213,36 @@ def test_hello_lines_are_read_whatever_they_carry():
     assert parse_hello("1.0 proto=x") is None
     assert parse_hello("") is None
     assert parse_hello("1.2 proto=3 colour=blue").caps == ()
+
+
+def test_doctor_shows_the_puck_s_firmware_version(tmp_path: Path):
+    cable = UsbCable(tmp_path / "by-id")
+    cable.plug()
+    profile = tmp_path / "puck.toml"
+    profile.write_text(SIM + '\n[puck]\ndriver = "serial"\ndevice = "/dev/serial/by-id/usb-MicroPython*"\n')
+
+    def build(loaded, sink, clock):
+        devices = build_devices(loaded, sink, clock)
+        devices.puck = SerialPuck("die", sink, clock, device=cable.pattern)
+        return devices
+
+    done = threading.Event()
+
+    def firmware() -> None:  # answers the box's HELLO as a puck does
+        while not done.is_set():
+            if wait_until(lambda: "HELLO gamebox proto=1" in cable.lines(), timeout=0.05):
+                cable.puck_says(HELLO)
+                return
+
+    answering = threading.Thread(target=firmware)
+    answering.start()
+    out = io.StringIO()
+    try:
+        code = run_doctor(str(profile), build=build, settle=0, out=out)
+    finally:
+        done.set()
+        answering.join()
+    (line,) = [line for line in out.getvalue().splitlines() if line.startswith("puck:die ")]
+    assert code == 0
+    assert line.split(None, 3)[1:] == ["serial", "ok", f"die puck firmware 1.0.0, protocol 1, 12 LEDs, "
+                                       f"button+ring+shake on {cable.link}"]
