@@ -8,6 +8,9 @@ from __future__ import annotations
 import asyncio
 import io
 import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
 from pathlib import Path
 
 from hardware.clock import FakeClock
@@ -27,31 +30,43 @@ def puck(sink: EventSink, cable: UsbCable, clock: FakeClock | None = None) -> Se
     return SerialPuck("die", sink, clock or FakeClock(), device=cable.pattern, backoff=Backoff(0.001, 2, 0.01))
 
 
-def started(die: SerialPuck, cable: UsbCable) -> None:
+@dataclass
+class Link:
+    sink: EventSink
+    cable: UsbCable
+    clock: FakeClock
+    die: SerialPuck
+
+
+@contextmanager
+def connected(tmp_path: Path, hello: str | None = HELLO) -> Iterator[Link]:
+    """A started driver, a puck plugged in, the box's HELLO heard and (unless None) ``hello`` answered and taken in."""
+    sink, cable, clock = EventSink(), UsbCable(tmp_path), FakeClock()
+    cable.plug()
+    die = puck(sink, cable, clock)
     die.start()
-    assert cable.wait_for(f"HELLO gamebox proto={PROTOCOL}"), "the box introduces itself"
+    try:
+        assert cable.wait_for(f"HELLO gamebox proto={PROTOCOL}"), "the box introduces itself"
+        if hello is not None:
+            cable.puck_says(hello)
+            assert wait_until(lambda: die.info is not None)
+        yield Link(sink, cable, clock, die)
+    finally:
+        die.stop()
 
 
 def test_the_puck_is_found_by_usb_id_says_hello_and_its_presses_are_rolls(tmp_path: Path):
     async def scenario():
-        sink, cable = EventSink(), UsbCable(tmp_path)
-        cable.plug()
-        die = puck(sink, cable)
-        try:
-            started(die, cable)
-            cable.puck_says(HELLO)
-            recovered_or_press = asyncio.create_task(events_until(sink, lambda e: isinstance(e, PuckPressed)))
-            assert await asyncio.to_thread(die.wait_started, 5)
-            cable.puck_says("PRESS")
-            pressed = (await recovered_or_press)[-1]
-            die.show("cat")
-            assert cable.wait_for("FACE cat")
-            description = die.describe()
-        finally:
-            die.stop()
+        with connected(tmp_path) as link:
+            assert await asyncio.to_thread(link.die.wait_started, 5)
+            link.cable.puck_says("PRESS")
+            pressed = (await events_until(link.sink, lambda e: isinstance(e, PuckPressed)))[-1]
+            link.die.show("cat")
+            assert link.cable.wait_for("FACE cat")
+            description = link.die.describe()
         assert isinstance(pressed, PuckPressed) and pressed.puck == "die"
-        assert description == f"die puck firmware 1.0.0, protocol 1, 12 LEDs, button+ring+shake on {cable.link}"
-        assert die.fault is None
+        assert description == f"die puck firmware 1.0.0, protocol 1, 12 LEDs, button+ring+shake on {link.cable.link}"
+        assert link.die.fault is None
         assert not [t for t in threading.enumerate() if t.name == "puck:die"]
 
     asyncio.run(scenario())
@@ -79,12 +94,8 @@ def test_no_puck_plugged_in_is_a_fault_with_a_fix_and_plugging_it_in_recovers(tm
 
 def test_unplugging_is_a_fault_and_a_replugged_puck_gets_the_last_face_again(tmp_path: Path):
     async def scenario():
-        sink, cable = EventSink(), UsbCable(tmp_path)
-        cable.plug()
-        die = puck(sink, cable)
-        try:
-            started(die, cable)
-            cable.puck_says(HELLO)
+        with connected(tmp_path) as link:
+            sink, cable, die = link.sink, link.cable, link.die
             die.show("whistle")
             assert cable.wait_for("FACE whistle")
             cable.unplug()
@@ -95,8 +106,6 @@ def test_unplugging_is_a_fault_and_a_replugged_puck_gets_the_last_face_again(tmp
             cable.puck_says(HELLO)
             cable.puck_says("PRESS")
             back = await events_until(sink, lambda e: isinstance(e, PuckPressed))
-        finally:
-            die.stop()
         assert fault[-1].message.startswith(f"die puck at {cable.link}: ")
         assert kinds(back) == ["DeviceRecovered", "PuckPressed"]
 
@@ -105,13 +114,8 @@ def test_unplugging_is_a_fault_and_a_replugged_puck_gets_the_last_face_again(tmp
 
 def test_a_puck_that_stops_answering_is_a_fault_within_a_few_seconds(tmp_path: Path):
     async def scenario():
-        sink, cable, clock = EventSink(), UsbCable(tmp_path), FakeClock()
-        cable.plug()
-        die = puck(sink, cable, clock)
-        try:
-            started(die, cable)
-            cable.puck_says(HELLO)
-            assert wait_until(lambda: die.info is not None)
+        with connected(tmp_path) as link:
+            sink, cable, clock, die = link.sink, link.cable, link.clock, link.die
             for ping in range(1, 4):  # a live puck answers every heartbeat
                 clock.advance(HEARTBEAT)
                 assert wait_until(lambda n=ping: cable.lines().count("PING") == n)
@@ -125,8 +129,6 @@ def test_a_puck_that_stops_answering_is_a_fault_within_a_few_seconds(tmp_path: P
                 silent += HEARTBEAT
                 wait_until(lambda: die.fault is not None, timeout=0.2)
             fault = await events_until(sink, lambda e: isinstance(e, DeviceFault))
-        finally:
-            die.stop()
         assert silent <= (MISSED + 1) * HEARTBEAT <= 4
         assert "stopped answering" in fault[-1].message
 
@@ -135,21 +137,15 @@ def test_a_puck_that_stops_answering_is_a_fault_within_a_few_seconds(tmp_path: P
 
 def test_a_pico_at_its_repl_echoing_everything_is_no_puck(tmp_path: Path):
     async def scenario():
-        sink, cable, clock = EventSink(), UsbCable(tmp_path), FakeClock()
-        cable.plug()
-        die = puck(sink, cable, clock)
-        try:
-            started(die, cable)
+        with connected(tmp_path, hello=None) as link:
             for _ in range(MISSED + 1):  # no firmware: MicroPython's prompt echoes each line and complains
-                cable.puck_says(f"HELLO gamebox proto={PROTOCOL}")
-                cable.puck_says("NameError: name 'HELLO' isn't defined")
-                cable.puck_says(">>> ")
-                clock.advance(HEARTBEAT)
-                wait_until(lambda: die.fault is not None, timeout=0.2)
-            fault = await events_until(sink, lambda e: isinstance(e, DeviceFault))
-        finally:
-            die.stop()
-        assert die.info is None, "its own HELLO echoed is not the puck's"
+                link.cable.puck_says(f"HELLO gamebox proto={PROTOCOL}")
+                link.cable.puck_says("NameError: name 'HELLO' isn't defined")
+                link.cable.puck_says(">>> ")
+                link.clock.advance(HEARTBEAT)
+                wait_until(lambda: link.die.fault is not None, timeout=0.2)
+            fault = await events_until(link.sink, lambda e: isinstance(e, DeviceFault))
+        assert link.die.info is None, "its own HELLO echoed is not the puck's"
         assert "stopped answering" in fault[-1].message
 
     asyncio.run(scenario())
@@ -157,24 +153,18 @@ def test_a_pico_at_its_repl_echoing_everything_is_no_puck(tmp_path: Path):
 
 def test_garbage_from_the_puck_is_answered_and_the_link_goes_on(tmp_path: Path):
     async def scenario():
-        sink, cable, clock = EventSink(), UsbCable(tmp_path), FakeClock()
-        cable.plug()
-        die = puck(sink, cable, clock)
-        try:
-            started(die, cable)
-            cable.puck_says(HELLO)
+        with connected(tmp_path) as link:
+            cable = link.cable
             cable.puck_says(b"\xff\xfe\x00garbage\r\n")
             assert cable.wait_for("ERR unknown ???garbage")
-            clock.advance(1.0)
+            link.clock.advance(1.0)
             cable.puck_says(b"z" * 5000 + b"\n")
             assert cable.wait_for("ERR too-long")
             cable.puck_says("ERR bad-face purple")  # the puck's own answer: never answered back
             for _ in range(20):  # a puck at its REPL echoing: one answer a second, no flood
                 cable.puck_says("SyntaxError: invalid syntax")
             cable.puck_says("PRESS")
-            pressed = await events_until(sink, lambda e: isinstance(e, PuckPressed))
-        finally:
-            die.stop()
+            pressed = await events_until(link.sink, lambda e: isinstance(e, PuckPressed))
         errs = [line for line in cable.lines() if line.startswith("ERR")]
         assert errs == ["ERR unknown ???garbage", "ERR too-long"]
         assert kinds(pressed)[-1] == "PuckPressed"
@@ -184,22 +174,15 @@ def test_garbage_from_the_puck_is_answered_and_the_link_goes_on(tmp_path: Path):
 
 def test_an_older_puck_is_played_without_the_heartbeat_and_a_newer_one_as_this_box(tmp_path: Path):
     async def scenario():
-        sink, cable, clock = EventSink(), UsbCable(tmp_path), FakeClock()
-        cable.plug()
-        die = puck(sink, cable, clock)
-        try:
-            started(die, cable)
-            cable.puck_says("HELLO 0.1")  # the placeholder protocol: PRESS and FACE, no PONG
-            assert wait_until(lambda: die.info is not None)
+        with connected(tmp_path, hello="HELLO 0.1") as link:  # the placeholder protocol: PRESS and FACE, no PONG
+            die = link.die
             older = die.describe()
-            for _ in range(2 * MISSED):
-                clock.advance(HEARTBEAT)
-                assert wait_until(lambda: die.fault is None)
-            cable.puck_says("HELLO 2.3.0 proto=2 leds=16 caps=button,ring,sound")
+            for ping in range(1, 2 * MISSED + 1):  # unanswered, and still pinged: the link stays up
+                link.clock.advance(HEARTBEAT)
+                assert wait_until(lambda n=ping: link.cable.lines().count("PING") == n)
+            link.cable.puck_says("HELLO 2.3.0 proto=2 leds=16 caps=button,ring,sound")
             assert wait_until(lambda: die.info is not None and die.info.protocol == 2)
             newer = die.describe()
-        finally:
-            die.stop()
         assert "protocol 0 (older than this box's: flash the puck" in older
         assert "protocol 2 (newer than this box's 1: spoken as 1), 16 LEDs" in newer
         assert die.fault is None
