@@ -28,7 +28,7 @@ class App:
         for line in puck.take_lines():
             board.write(line.encode() + b"\n")
         pixels = puck.frame(now)
-        if pixels != self._shown:
+        if pixels is not self._shown:
             board.show(pixels)
             self._shown = pixels
 

@@ -28,6 +28,8 @@ class Puck:
         self.pending_face: str | None = None  # a face that came while the spin has not run its minimum
         self.last_heard: int | None = None  # ticks of the box's last line; None until it speaks
         self.last_touch = now  # ticks of the last press or face, for dimming when idle
+        self._picture: tuple = ()  # what the last frame drew, and the frame
+        self._pixels: list = []
         self._button = Debouncer(s.DEBOUNCE_MS)
         self._shake = ShakeDetector(s.SHAKE_EDGES, s.SHAKE_WINDOW_MS, s.SHAKE_REST_MS)
         self._say(self._hello())
@@ -84,17 +86,38 @@ class Puck:
         return ticks.diff(now, self.last_touch) >= self.s.IDLE_MS
 
     def frame(self, now: int) -> list:
-        """The ring's pixels at ``now``, dimmed when idle and held within the power budget."""
-        if self.spinning_since is not None:
-            pixels = ring.spin(self.leds, ticks.diff(now, self.spinning_since))
-        elif not self.linked(now):
-            pixels = ring.waiting(self.leds, now)
-        elif self.face is not None:
-            pixels = faces.frame(self.face, self.leds, ticks.diff(now, self.face_since))
-        else:
-            pixels = [(0, 0, 0)] * self.leds
+        """The ring's pixels at ``now``, dimmed when idle and held within the power budget.
+
+        Drawn only when the picture changes (a new spin step, a flash, a
+        breath), so a pass of the main loop with nothing new costs next to
+        nothing on the Pico; the same list comes back until then.
+        """
+        picture = self.picture(now)
+        if picture != self._picture:
+            self._picture = picture
+            self._pixels = ring.limit(self._draw(picture), picture[-1], self.s.LED_BUDGET_MA)
+        return self._pixels
+
+    def picture(self, now: int) -> tuple:
+        """What the ring shows at ``now``: (kind, what of it, level)."""
         level = self.s.MAX_LEVEL * (self.s.IDLE_LEVEL if self.idle(now) else 1.0)
-        return ring.limit(pixels, level, self.s.LED_BUDGET_MA)
+        if self.spinning_since is not None:
+            return ("spin", ring.spin_step(ticks.diff(now, self.spinning_since)), level)
+        if not self.linked(now):
+            return ("waiting", now - now % ring.FRAME_MS, level)
+        if self.face is not None:
+            return ("face", self.face, faces.dark(self.face, ticks.diff(now, self.face_since)), level)
+        return ("dark", level)
+
+    def _draw(self, picture: tuple) -> list:
+        kind = picture[0]
+        if kind == "spin":
+            return ring.spin(self.leds, picture[1])
+        if kind == "waiting":
+            return ring.waiting(self.leds, picture[1])
+        if kind == "face" and not picture[2]:
+            return faces.frame(picture[1], self.leds)
+        return [(0, 0, 0)] * self.leds
 
     def take_lines(self) -> list:
         """The lines to send now, emptying the outbox."""

@@ -46,10 +46,12 @@ def colour(face: str) -> tuple:
     return COLOURS.get(face, NUMBER_COLOUR)
 
 
-def frame(face: str, leds: int, elapsed_ms: int) -> list:
-    """The face's pixels ``elapsed_ms`` after it was first shown (only the whistle moves)."""
-    dark = (0, 0, 0)
-    if face == "whistle" and (elapsed_ms // FLASH_MS) % 2 == 1:
-        return [dark] * leds
+def frame(face: str, leds: int) -> list:
+    """The face's pixels (the whistle's while it is lit)."""
     rgb = colour(face)
-    return [rgb if on else dark for on in pattern(face, leds)]
+    return [rgb if on else (0, 0, 0) for on in pattern(face, leds)]
+
+
+def dark(face: str, elapsed_ms: int) -> bool:
+    """Is the face in the dark half of its flash ``elapsed_ms`` after it was first shown? (Only the whistle flashes.)"""
+    return face == "whistle" and (elapsed_ms // FLASH_MS) % 2 == 1

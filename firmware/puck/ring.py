@@ -6,16 +6,22 @@ SPIN_TAIL = (1.0, 0.45, 0.2, 0.08)  # the comet's head and its fading tail
 SPIN_START_MS = 45  # ms per pixel when the roll starts; it slows like a die coming to rest
 SPIN_SLOWING = 4  # ms per pixel added each step
 PULSE_MS = 2000  # one slow breath of the waiting picture
+FRAME_MS = 40  # the breath moves in steps this long: 25 new frames a second, not one per loop pass
 MA_PER_CHANNEL = 20  # a WS2812 channel at full level
 
 
-def spin(leds: int, elapsed_ms: int) -> list:
-    """A white comet running round the ring, slowing down as time passes."""
+def spin_step(elapsed_ms: int) -> int:
+    """How many pixels the comet has moved ``elapsed_ms`` into the roll."""
     step, spent, delay = 0, 0, SPIN_START_MS
     while spent + delay <= elapsed_ms:
         spent += delay
         delay += SPIN_SLOWING
         step += 1
+    return step
+
+
+def spin(leds: int, step: int) -> list:
+    """A white comet running round the ring, its head ``step`` pixels on from the top."""
     pixels = [(0, 0, 0)] * leds
     for back, level in enumerate(SPIN_TAIL):
         pixels[(step - back) % leds] = scale_rgb(WHITE, level)
@@ -24,7 +30,7 @@ def spin(leds: int, elapsed_ms: int) -> list:
 
 def waiting(leds: int, now: int) -> list:
     """No box on the line: two opposite amber dots breathing slowly."""
-    phase = now % PULSE_MS
+    phase = (now - now % FRAME_MS) % PULSE_MS
     level = 0.1 + 0.9 * (phase if phase < PULSE_MS // 2 else PULSE_MS - phase) / (PULSE_MS // 2)
     pixels = [(0, 0, 0)] * leds
     pixels[0] = pixels[leds // 2] = scale_rgb(AMBER, level)
