@@ -107,7 +107,7 @@ class Puck:
             return ("waiting", now - now % ring.FRAME_MS, level)
         if self.face is not None:
             return ("face", self.face, faces.dark(self.face, ticks.diff(now, self.face_since)), level)
-        return ("dark", level)
+        return ("ready", ring.ready_position(self.leds, now), level)
 
     def _draw(self, picture: tuple) -> list:
         kind = picture[0]
@@ -115,6 +115,8 @@ class Puck:
             return ring.spin(self.leds, picture[1])
         if kind == "waiting":
             return ring.waiting(self.leds, picture[1])
+        if kind == "ready":
+            return ring.ready(self.leds, picture[1])
         if kind == "face" and not picture[2]:
             return faces.frame(picture[1], self.leds)
         return [(0, 0, 0)] * self.leds

@@ -7,6 +7,7 @@ SPIN_START_MS = 45  # ms per pixel when the roll starts; it slows like a die com
 SPIN_SLOWING = 4  # ms per pixel added each step
 PULSE_MS = 2000  # one slow breath of the waiting picture
 FRAME_MS = 40  # the breath moves in steps this long: 25 new frames a second, not one per loop pass
+READY_TURN_MS = 4800  # the ready dot goes round once in this long
 MA_PER_CHANNEL = 20  # a WS2812 channel at full level
 
 
@@ -26,6 +27,17 @@ def spin(leds: int, step: int) -> list:
     for back, level in enumerate(SPIN_TAIL):
         pixels[(step - back) % leds] = scale_rgb(WHITE, level)
     return pixels
+
+
+def ready(leds: int, position: int) -> list:
+    """Linked, and no roll yet: one white dot walking slowly round, so the puck looks alive."""
+    pixels = [(0, 0, 0)] * leds
+    pixels[position % leds] = scale_rgb(WHITE, 0.3)
+    return pixels
+
+
+def ready_position(leds: int, now: int) -> int:
+    return (now // (READY_TURN_MS // leds)) % leds
 
 
 def waiting(leds: int, now: int) -> list:

@@ -228,6 +228,16 @@ def test_a_ping_is_answered_and_silence_is_a_lost_link_shown_on_the_ring():
     assert lit(puck.frame(late + 10)) == faces.pattern("mouse", LEDS), "back when the box is"
 
 
+def test_before_the_first_roll_one_dot_walks_round_so_the_puck_looks_alive():
+    puck = booted()
+    step = ring.READY_TURN_MS // LEDS
+    frames = [lit(puck.frame(t)) for t in range(0, ring.READY_TURN_MS, step)]
+    assert all(sum(frame) == 1 for frame in frames)
+    assert [frame.index(True) for frame in frames] == list(range(LEDS)), "round once, a pixel at a time"
+    puck.received("FACE 1", ring.READY_TURN_MS)
+    assert puck.frame(ring.READY_TURN_MS + 3 * step) == puck.frame(ring.READY_TURN_MS), "the face 1 stands still"
+
+
 # -- what the puck does not understand -----------------------------------------------
 def test_lines_it_does_not_understand_are_answered_never_obeyed():
     puck = booted()
