@@ -231,7 +231,10 @@ def test_a_ping_is_answered_and_silence_is_a_lost_link_shown_on_the_ring():
 def test_before_the_first_roll_one_dot_walks_round_so_the_puck_looks_alive():
     puck = booted()
     step = ring.READY_TURN_MS // LEDS
-    frames = [lit(puck.frame(t)) for t in range(0, ring.READY_TURN_MS, step)]
+    frames = []
+    for t in range(0, ring.READY_TURN_MS, step):
+        puck.received("PING", t)  # the box is there all along
+        frames.append(lit(puck.frame(t)))
     assert all(sum(frame) == 1 for frame in frames)
     assert [frame.index(True) for frame in frames] == list(range(LEDS)), "round once, a pixel at a time"
     puck.received("FACE 1", ring.READY_TURN_MS)
