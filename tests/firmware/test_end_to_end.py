@@ -74,6 +74,7 @@ class Table:
     def __init__(self, daemon: Any, clock: FakeClock, cable: UsbCable) -> None:
         self.daemon, self.clock, self.cable = daemon, clock, cable
         self.pico: Pico | None = None
+        self.settled: set[str] = set()  # faces already seen to settle on the ring
 
     def shown(self, name: str) -> int:
         """How often the box has played the show ``name``."""
@@ -95,16 +96,26 @@ class Table:
         self.pico = None
 
     async def roll(self) -> str:
-        """Press the puck's button; the face the box rolled, once the ring shows it."""
-        assert self.pico is not None
+        """Press the puck's button; the face the box rolled, once the puck has it.
+
+        The ring is watched until it settles the first time each face comes
+        up; after that the spin runs on while the bots play, as at a table.
+        """
+        pico = self.pico
+        assert pico is not None
         log = self.daemon.box.engine.log
-        before = len(log)
-        await self.pico.press()
+        before, faces_heard = len(log), pico.heard.count(b"FACE ")
+        await pico.press()
         await until(lambda: len(log) > before, self.clock, "the box to take the puck's press")
         action = log[-1]
         assert action["type"] == "roll", action
-        await self.shows(action["face"])
-        return action["face"]
+        face = action["face"]
+        await until(lambda: pico.heard.count(b"FACE ") > faces_heard, self.clock, f"FACE {face} to reach the puck")
+        assert pico.heard.rsplit(b"FACE ", 1)[1].startswith(f"{face}\n".encode())
+        if face not in self.settled:
+            await self.shows(face)
+            self.settled.add(face)
+        return face
 
     async def shows(self, face: str) -> None:
         """Wait until the puck's ring shows ``face``'s pattern (the whistle's only while it is lit)."""
