@@ -23,7 +23,7 @@ from controller.autoplay import Autoplayer, perform
 from hardware.clock import FakeClock
 from hardware.drivers.serial_puck import SerialPuck
 from hardware.faults import Backoff
-from hardware.profile import build_devices
+from hardware.factory import build_devices
 from tests.box.daemon_helpers import started, stopped
 from tests.conftest import ROOT
 from tests.firmware.usb import Pico, UsbCable
