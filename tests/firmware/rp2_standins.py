@@ -1,7 +1,8 @@
-"""Stand-ins for what lies beneath the firmware's board layer on a Pico: ``machine.Pin`` and ``neopixel.NeoPixel``.
+"""Stand-ins for the Pico: beneath the firmware's board layer (``machine.Pin``, ``neopixel.NeoPixel``) and in its place.
 
-MicroPython-compatible, so the board layer is exercised under both
-interpreters with the same stand-ins.
+MicroPython-compatible, so the board layer and the main loop are exercised
+under both interpreters with the same stand-ins (and bench/puck.py times
+the loop on :class:`StandInBoard`).
 """
 
 import sys
@@ -49,3 +50,36 @@ def install():
     neopixel.NeoPixel = NeoPixel
     sys.modules["machine"] = machine
     sys.modules["neopixel"] = neopixel
+
+
+class StandInBoard:
+    """puck.board.Board's interface, recorded: the line's bytes and the frames the loop drew."""
+
+    leds = 12
+    has_shake = False
+
+    def __init__(self):
+        self.now = 0
+        self.down = False
+        self.incoming = b""
+        self.written = b""
+        self.shown: list = []
+
+    def ticks_ms(self):
+        return self.now
+
+    def button_down(self):
+        return self.down
+
+    def shaken(self):
+        return False
+
+    def read(self):
+        data, self.incoming = self.incoming, b""
+        return data
+
+    def write(self, data):
+        self.written += data
+
+    def show(self, pixels):
+        self.shown.append(pixels)

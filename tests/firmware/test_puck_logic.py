@@ -6,9 +6,15 @@ passed in: nothing here waits.
 """
 
 from puck import PROTOCOL, VERSION, faces, ring, settings, ticks
-from puck.app import App
-from puck.core import Puck
-from puck.protocol import FACES, TOO_LONG, LineReader
+
+try:
+    from tests.firmware.rp2_standins import StandInBoard  # CPython, in the suite
+except ImportError:
+    from rp2_standins import StandInBoard  # MicroPython, from mp_run.py
+
+from puck.app import App  # noqa: E402
+from puck.core import Puck  # noqa: E402
+from puck.protocol import FACES, TOO_LONG, LineReader  # noqa: E402
 
 LEDS = 12
 
@@ -275,39 +281,6 @@ def test_noise_from_the_line_becomes_err_answers():
 
 
 # -- the main loop on a stand-in board --------------------------------------------------
-class StandInBoard:
-    """The board's interface, recorded: what the loop wrote and drew."""
-
-    leds = LEDS
-    has_shake = False
-
-    def __init__(self):
-        self.now = 0
-        self.down = False
-        self.incoming = b""
-        self.written = b""
-        self.shown = []
-
-    def ticks_ms(self):
-        return self.now
-
-    def button_down(self):
-        return self.down
-
-    def shaken(self):
-        return False
-
-    def read(self):
-        data, self.incoming = self.incoming, b""
-        return data
-
-    def write(self, data):
-        self.written += data
-
-    def show(self, pixels):
-        self.shown.append(pixels)
-
-
 def test_the_main_loop_reads_the_line_writes_answers_and_draws_only_changes():
     board = StandInBoard()
     app = App(board)
