@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from typing import Any
 
@@ -259,6 +260,9 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(str(exc))
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # the reader went away (`gamebox status | head -3`): stop quietly, as Unix tools do
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # the exit's flush has nowhere to fail
+        return 141
 
 
 if __name__ == "__main__":
