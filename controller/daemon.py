@@ -26,6 +26,7 @@ from typing import Any, Callable
 from controller.box import DIE, Box
 from controller.config import Config
 from controller.journal import Journal
+from controller.narration import Narrator
 from controller.shows import ShowBook
 from controller.siminput import SimInput
 from controller.stage import DeviceStage
@@ -87,6 +88,8 @@ class Daemon:
         self.stage = DeviceStage.for_devices(self.devices, ShowBook.load(), self.clock, self.config)
         self.box = Box(self.config, self.journal, self.registry, self.stage, self.clock.monotonic)
         self.box.listeners.append(self._acknowledge)
+        if any(reader.driver == "sim" for reader in self.devices.readers.values()):  # say in words what it does
+            self.stage.listeners.append(Narrator(self.out, lambda: self.stage.language))
         for sig in (signal.SIGTERM, signal.SIGINT):
             with suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, self.stopping.set)

@@ -14,7 +14,6 @@ import os
 import sys
 import tempfile
 import time
-import tomllib
 from pathlib import Path
 from typing import Any, Awaitable, Callable, TextIO
 
@@ -23,7 +22,7 @@ from controller.config import load_config
 from controller.daemon import Daemon
 from controller.games import GAME_IDS, engine_class
 from controller.lights import CARD_COLORS, SEAT_COLORS
-from controller.stage import VOICE
+from controller.narration import player_name, spoken_text
 from hardware.clock import Clock
 
 PLAYERS = {"floppy-ears": 3, "pirates": 3, "policecats": 4}
@@ -67,7 +66,7 @@ def pixels_text(pixels: list[tuple[int, int, int]], colour: bool) -> str:
 
 
 def describe(seat: int | None, action: dict[str, Any]) -> str:
-    who = f"player {seat + 1}" if seat is not None else "the table"
+    who = player_name(seat) if seat is not None else "the table"
     kind = action["type"]
     if "card" in action:
         return f"{who} taps {action['card']}" + (f" and calls {action['call']}" if action.get("call") else "")
@@ -76,7 +75,7 @@ def describe(seat: int | None, action: dict[str, Any]) -> str:
     if kind == "choose_color":
         return f"{who} chooses {action['color']}"
     if kind == "send_kittens":
-        return f"{who} sends the kittens to player {action['to'] + 1}"
+        return f"{who} sends the kittens to {player_name(action['to'])}"
     return f"{who}: {kind}"
 
 
@@ -86,7 +85,6 @@ class Demo:
     def __init__(self, clock: Clock, wait: Callable[[float], Awaitable[None]], out: TextIO,
                  colour: bool, language: str = "en", state_dir: Path | None = None, profile: str = "sim") -> None:
         self.clock, self.wait, self.stream, self.colour = clock, wait, out, colour
-        self.lines = tomllib.loads((VOICE / "lines.toml").read_text(encoding="utf-8"))
         self.language = language
         self._state = tempfile.TemporaryDirectory(prefix="gamebox-demo-") if state_dir is None else None
         config = load_config(None, state_dir=str(state_dir or self._state.name), profile=profile, language=language)
@@ -103,8 +101,7 @@ class Demo:
         transcript = self.daemon.stage.transcript
         for _at, kind, name in transcript[self._seen:]:
             if kind == "say":
-                text = self.lines.get(name, {}).get(self.language) or self.lines.get(name, {}).get("en", name)
-                self.say(f"    box says: {text}")
+                self.say(f"    box says: {spoken_text(name, self.language)}")
             elif kind == "show" and name in ("rejected", "unknown_card", "other_game", "device_fault"):
                 self.say(f"    box answers: {name.replace('_', ' ')}")
         self._seen = len(transcript)
@@ -137,7 +134,7 @@ class Demo:
                 winners = box.engine.view()["winners"]
                 await self.wait(3.0)
                 self.echo()
-                self.say(f"== {game}: " + ", ".join(f"player {w + 1}" for w in winners) + " won ==")
+                self.say(f"== {game}: " + ", ".join(player_name(w) for w in winners) + " won ==")
                 results.append((game, winners))
         finally:
             self.daemon.stopping.set()

@@ -26,9 +26,9 @@ def test_the_demo_plays_a_whole_game_of_each_game_to_its_winners() -> None:
     assert [game for game, _ in results] == ["floppy-ears", "pirates", "policecats"]
     for game, winners in results:
         assert winners, game
-        assert f"== {game}: " + ", ".join(f"player {w + 1}" for w in winners) + " won ==" in text
+        assert f"== {game}: " + ", ".join(f"Player {w + 1}" for w in winners) + " won ==" in text
     assert "box says: Player one, yellow: your turn!" in text
-    assert "player 2 taps" in text and "presses the die button" in text
+    assert "Player 2 taps" in text and "presses the die button" in text
     assert "\x1b[" not in text, "a plain terminal gets no escape codes"
     assert re.search(r"turn-ring [YGBRP.]{12}", text)
 
@@ -53,7 +53,7 @@ def test_players_wait_until_the_box_has_said_what_it_awaits() -> None:
     _results, text = play([("policecats", 3)], colour=False)
     lines = text.splitlines()
     setup = lines.index("    box says: Shuffle all the cards and put them face down in a stack in the middle.")
-    first_roll = next(i for i, line in enumerate(lines) if line.startswith("player 1 presses"))
+    first_roll = next(i for i, line in enumerate(lines) if line.startswith("Player 1 presses"))
     assert setup < lines.index("    box says: Roll the die!") < first_roll
 
 

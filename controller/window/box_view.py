@@ -15,7 +15,8 @@ from controller.games import GAME_IDS
 from controller.games.base import COLORS
 from controller.window.cards import hand_order
 from controller.window.seats import Seats
-from controller.window.view import SeatView, TableView, describe_action, hint, seat_name, spoken_text
+from controller.narration import spoken_text
+from controller.window.view import SeatView, TableView, describe_action, hint, seat_name
 
 MENU_CARDS = tuple(f"control-game-{g}" for g in GAME_IDS) + tuple(f"control-players-{n}" for n in range(2, 6))
 """What you hold while the box shows its menu: the control cards that choose a game and the players."""

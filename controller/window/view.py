@@ -8,13 +8,11 @@ the last one, and a test can build one by hand.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
 from typing import Any
 
 from controller.lights import SEAT_COLOR_NAMES
+from controller.narration import player_name
 
 RGB = tuple[int, int, int]
 
@@ -23,9 +21,6 @@ GAME_TITLES: dict[str, str] = {
     "pirates": "Pirate & Co. Mau Mau",
     "policecats": "Policecats",
 }
-
-VOICE_LINES = Path(__file__).resolve().parent.parent.parent / "sounds" / "voice" / "lines.toml"
-
 
 @dataclass(frozen=True, slots=True)
 class SeatView:
@@ -80,32 +75,17 @@ class TableView:
 
 
 def seat_name(seat: int, you: int | None = None) -> str:
-    return "You" if seat == you else f"Player {seat + 1}"
+    return "You" if seat == you else player_name(seat)
 
 
 def seat_colour_name(seat: int) -> str:
     return SEAT_COLOR_NAMES[seat % len(SEAT_COLOR_NAMES)]
 
 
-@lru_cache(maxsize=1)
-def voice_lines(path: Path = VOICE_LINES) -> dict[str, dict[str, str]]:
-    """sounds/voice/lines.toml: line id -> language -> text."""
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError):
-        return {}
-
-
-def spoken_text(line: str, language: str = "en") -> str:
-    """What a spoken line says, in English unless asked otherwise; its id when it has no text."""
-    texts = voice_lines().get(line, {})
-    return texts.get(language) or texts.get("en") or line.replace("-", " ")
-
-
 def describe_action(action: dict[str, Any], you: int | None = None) -> str:
     """An accepted referee action in a few words, as the table saw it."""
     seat = action.get("player")
-    who = "the table" if seat is None else ("you" if seat == you else f"player {seat + 1}")
+    who = "the table" if seat is None else ("you" if seat == you else player_name(seat))
     kind = action.get("type", "?")
     if kind == "start_card":
         return f"first card: {card_name(action['card'])}"
@@ -129,7 +109,7 @@ def describe_action(action: dict[str, Any], you: int | None = None) -> str:
         return f"{who} chose {action['color']}"
     if kind == "send_kittens":
         to = action.get("to")
-        return f"{who} sent the kittens to " + ("you" if to == you else f"player {to + 1}")
+        return f"{who} sent the kittens to " + ("you" if to == you else player_name(to))
     return f"{who}: {kind}"
 
 

@@ -77,7 +77,7 @@ def test_display_renders_the_journals_game(tmp_path, capsys) -> None:
     first = spread(12, 3)[state["current"]][0]
     assert tuple(surface.get_at(drawn.leds["turn-ring"][first]))[:3] == SEAT_COLORS[state["current"]]
     assert not [t for t in drawn.targets if t.startswith("card:")], "a status screen, no virtual table"
-    assert view.prompt.lower() == describe_action(journal.actions(1)[-1])
+    assert view.prompt.lower() == describe_action(journal.actions(1)[-1]).lower()
     assert view.hint.startswith(f"Player {state['current'] + 1} (")
     app.close()
     journal.close()
@@ -104,7 +104,7 @@ def test_display_redraws_when_the_box_writes_and_only_then(tmp_path) -> None:
     table.act(action)
     writer.record(game_id, 7, action)
     assert app.check() and app.refresh()
-    assert app.view().prompt.lower() == describe_action(action)
+    assert app.view().prompt.lower() == describe_action(action).lower()
     assert not app.check() and not app.refresh()
     writer.close()
     app.close()
