@@ -1,5 +1,10 @@
 """``gamebox demo``: bots play the real box, in the terminal, at a pace a person can follow.
 
+With no arguments it is a short show (about a minute: a two-player game of
+Floppy Ears, twice as fast as people play, every line the box says
+printed), since a newcomer should see what the box does before deciding to
+watch more; ``--game G`` or ``--all`` play whole games at a person's pace.
+
 Nothing here plays the games: the daemon runs on the simulated devices, and
 bots at every seat tap control cards to choose the game, then tap cards and
 press the die button through the virtual table, exactly as people would.
@@ -27,6 +32,8 @@ from hardware.clock import Clock
 
 PLAYERS = {"floppy-ears": 3, "pirates": 3, "policecats": 4}
 PACE = 1.2  # seconds between two inputs at speed 1
+SHOW = ("floppy-ears", 2, 2.0)
+"""The short show: game, players and speed; with seed 1 its game takes about 110 s of box time, 55 s to watch."""
 
 
 class ScaledClock:
@@ -159,13 +166,30 @@ def audio_device_likely() -> bool:
     return any(p.exists() for p in servers) or bool(os.environ.get("PULSE_SERVER")) or any(Path("/dev/snd").glob("pcmC*p"))
 
 
-def run_demo(game: str | None, players: int | None, seed: int, speed: float, stream: TextIO = sys.stdout) -> int:
+def plan(game: str | None, players: int | None, every: bool, speed: float | None) -> tuple[list[tuple[str, int]], float]:
+    """The games to play and how fast: the short show unless a game (or all of them) is asked for."""
+    if every:
+        return [(g, players or PLAYERS[g]) for g in GAME_IDS], speed or 1.0
+    if game:
+        return [(game, players or PLAYERS[game])], speed or 1.0
+    show_game, show_players, show_speed = SHOW
+    return [(show_game, players or show_players)], speed or show_speed
+
+
+def run_demo(game: str | None, players: int | None, seed: int, speed: float | None, every: bool = False,
+             stream: TextIO = sys.stdout) -> int:
     """The ``gamebox demo`` command."""
-    games = [(game, players or PLAYERS[game])] if game else [(g, players or PLAYERS[g]) for g in GAME_IDS]
+    games, speed = plan(game, players, every, speed)
     for name, count in games:
         engine_class(name).check_options(count, {})  # OptionsError: one line, before anything starts
+    pace = "at a person's pace" if speed == 1 else f"{speed:g} times as fast as people play"
+    what = "a short show of the box" if not (game or every) else "whole games"
+    stream.write(f"gamebox demo: {what}, bots at every seat, {pace}. Ctrl-C stops it.\n")
+    if not (game or every):
+        stream.write("A whole game at a person's pace: gamebox demo --game pirates (or --all for one of each).\n")
     clock = ScaledClock(speed)
-    profile = "desktop" if audio_device_likely() else "sim"
+    # speech faster than it was recorded would be cut off: the box speaks aloud only at a person's pace
+    profile = "desktop" if speed <= 1 and audio_device_likely() else "sim"
     demo = Demo(clock, clock.sleep, stream, colour_terminal(stream), profile=profile)
     results = asyncio.run(demo.play(games, seed))
     if len(results) < len(games):
