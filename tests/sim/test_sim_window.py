@@ -196,3 +196,29 @@ def test_without_a_game_you_choose_one_with_the_control_cards(tmp_path) -> None:
             assert not app.running
 
     asyncio.run(scenario())
+
+
+def test_a_press_as_a_bot_finishes_is_told_to_wait_for_its_move_not_for_your_own_turn(tmp_path) -> None:
+    """Issue 12, bug 4: "Wait: it is Player 1's (yellow) turn" was shown to Player 1 under "Your turn"."""
+
+    async def scenario():
+        async with sim_app(tmp_path, "pirates", 3, seed=1) as (app, clock):
+            await until(clock, app, lambda: your_turn(app))
+            await space(app, clock)  # draw
+            await clock.run_for(0.3)
+            await space(app, clock)  # pass: the bots play until it is your turn again
+            # the instant the last bot's input made it your turn, while its hand is still on the table
+            for _ in range(4000):
+                if app.seats.acting and app.seats.awaited() == 0:
+                    break
+                await clock.run_for(0.02)
+            else:
+                raise AssertionError("the bots never handed the turn back")
+            log = list(app.daemon.box.engine.log)
+            await space(app, clock)
+            app.refresh()
+            view = app.view()
+            assert "Player 1" not in view.hint and "Wait" in view.hint, view.hint
+            assert app.daemon.box.engine.log == log, "the press was held back, not taken"
+
+    asyncio.run(scenario())
