@@ -7,7 +7,6 @@ import asyncio
 import pygame
 
 from controller.lights import CARD_COLORS, SEAT_COLORS
-from controller.lights.base import spread
 from controller.window.cards import card_look
 from tests.sim.helpers import click, key, pixel, sim_app, space, until
 
@@ -22,10 +21,13 @@ def your_turn(app, awaiting: str = "play") -> bool:
     return engine is not None and engine.awaiting == awaiting and app.seats.awaited() == 0 and quiet(app)
 
 
+ARC_STARTS = {2: (0, 6), 3: (0, 4, 8), 4: (0, 3, 6, 9)}
+"""Where each seat's arc starts on the twelve-pixel turn ring, counted by hand: even arcs, seat 1 first."""
+
+
 def ring_shows(app, seat: int) -> bool:
     """The first pixel of ``seat``'s arc is lit in its colour, on the strip and in the window."""
-    players = app.daemon.box.engine.players
-    first = spread(12, players)[seat][0]
+    first = ARC_STARTS[app.daemon.box.engine.players][seat]
     app.refresh()
     lit = app.daemon.devices.leds.shown("turn-ring")[first] == SEAT_COLORS[seat]
     return lit and pixel(app, app.drawn.leds["turn-ring"][first]) == SEAT_COLORS[seat]
