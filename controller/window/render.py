@@ -36,11 +36,14 @@ LED_RIM: RGB = (90, 90, 96)
 BACK: RGB = (40, 56, 120)
 BUBBLE: RGB = (252, 250, 240)
 MUTED: RGB = (200, 222, 208)
-GOLD: RGB = (250, 200, 40)
+WON: RGB = (255, 255, 255)  # the winners' highlight: white, unlike any seat's colour (yellow is Player 1's)
 DIE_RED: RGB = (206, 40, 40)
 OFF: RGB = (0, 0, 0)
 
 SEGMENT_LABELS = {"sea-route": "sea route", "police-track": "police track", "turn-ring": "turn ring"}
+STRIPS: dict[str, tuple[str, ...]] = {"pirates": ("sea-route",), "policecats": ("police-track",)}
+"""The LED strips each game uses (the turn ring, on the box, every game uses): only these are drawn."""
+CHIP_W, CHIP_H = 78, 24  # another player's cat, in plan pixels: its family number and member in words
 
 
 @dataclass
@@ -48,6 +51,7 @@ class Drawn:
     """Where one frame put things, in surface pixels."""
 
     hits: list[tuple[pygame.Rect, str]] = field(default_factory=list)  # clickable rect -> target
+    texts: list[str] = field(default_factory=list)  # every line of text drawn, in order
     leds: dict[str, list[Point]] = field(default_factory=dict)  # segment -> centre of each LED dot
     spots: dict[str, Point] = field(default_factory=dict)  # named points: "pile", "match", ...
 
@@ -78,6 +82,7 @@ class Renderer:
         if not pygame.font.get_init():
             pygame.font.init()
         self._fonts: dict[int, pygame.font.Font] = {}
+        self._texts: list[str] = []
 
     # -- scale ---------------------------------------------------------------------
     def _setup(self, surface: pygame.Surface) -> None:
@@ -114,6 +119,7 @@ class Renderer:
         while max_width is not None and font.size(text)[0] > max_width and size > 10:
             size *= 0.9
             font = self.font(size)
+        self._texts.append(text)
         image = font.render(text, True, color)
         rect = image.get_rect(**{anchor: at})
         surface.blit(image, rect)
@@ -124,6 +130,7 @@ class Renderer:
         """Draw ``view`` over the whole surface; return where things went."""
         self._setup(surface)
         drawn = Drawn()
+        self._texts = drawn.texts
         surface.fill(FELT)
         self._header(surface, view)
         self._seats(surface, view, drawn)
@@ -148,7 +155,7 @@ class Renderer:
         self.text(surface, title, 34, LIGHT_INK, self.point(20, 22), "midleft")
         turn = _turn_text(view)
         if turn:
-            color = SEAT_COLORS[view.waiting_for] if view.waiting_for is not None and not view.winners else GOLD
+            color = SEAT_COLORS[view.waiting_for] if view.waiting_for is not None and not view.winners else WON
             end = self.text(surface, turn, 30, LIGHT_INK, self.point(1260, 22), "midright")
             pygame.draw.circle(surface, color, (end.left - self.length(18), end.centery), self.length(11))
 
@@ -174,7 +181,7 @@ class Renderer:
         won = seat.seat in view.winners
         box = self.rect(x, y, w, h)
         pygame.draw.rect(surface, PANEL, box, border_radius=self.length(14))
-        pygame.draw.rect(surface, GOLD if won else color, box, width=self.length(8 if now or won else 3),
+        pygame.draw.rect(surface, WON if won else color, box, width=self.length(8 if now or won else 3),
                          border_radius=self.length(14))
         drawn.spots[f"seat:{seat.seat}"] = self.point(x + 5, y + h / 2)  # inside a thick border, outside a thin one
         pygame.draw.circle(surface, color, self.point(x + 24, y + 24), self.length(12))
@@ -183,7 +190,7 @@ class Renderer:
         tag = "WINNER" if won else ("TURN" if now else "")
         if tag:
             tag_rect = self.rect(x + w - 96, y + 10, 84, 28)
-            pygame.draw.rect(surface, GOLD if won else color, tag_rect, border_radius=self.length(8))
+            pygame.draw.rect(surface, WON if won else color, tag_rect, border_radius=self.length(8))
             self.text(surface, tag, 22, DARK_INK, tag_rect.center, "center")
         facts = _seat_facts(seat, view)
         if facts:
@@ -209,15 +216,29 @@ class Renderer:
 
     def _tableau(self, surface: pygame.Surface, seat: SeatView, x: float, y: float, w: float,
                  drawn: Drawn) -> None:
-        """A Policecats seat's cats, each family's cards overlapping in one column, as they lie."""
+        """A Policecats seat's cats, one column per family, each cat a chip naming it ("6 mother").
+
+        A whole card would be too small to read in a seat's panel; a chip in
+        the family's colour, with its number first, stays legible even when
+        many families make the columns overlap.
+        """
         groups: dict[str, list[str]] = {}
         for card in seat.cards:
             groups.setdefault(card.rsplit("-", 1)[0] if card.startswith("family-") else card, []).append(card)
         columns = list(groups.values())
-        step = min(46.0, (w - 40) / max(1, len(columns) - 1)) if len(columns) > 1 else 0.0
+        step = min(CHIP_W + 6.0, (w - CHIP_W) / (len(columns) - 1)) if len(columns) > 1 else 0.0
         for i, cards in enumerate(columns):
             for j, card in enumerate(sorted(cards, key=_member_order)):
-                self._mini(surface, card, x + i * step, y + j * 16, 40, 56, drawn=drawn)
+                self._chip(surface, card, x + i * step, y + j * (CHIP_H + 3), drawn)
+
+    def _chip(self, surface: pygame.Surface, card: str, x: float, y: float, drawn: Drawn) -> None:
+        look = card_look(card)
+        rect = self.rect(x, y, CHIP_W, CHIP_H)
+        pygame.draw.rect(surface, look.fill, rect, border_radius=self.length(6))
+        pygame.draw.rect(surface, DARK_INK, rect, width=1, border_radius=self.length(6))
+        self.text(surface, f"{look.big} {look.small}", 20, look.ink, (rect.x + self.length(5), rect.centery),
+                  "midleft", max_width=rect.w - self.length(8))
+        drawn.hits.append((rect, f"card:{card}"))
 
     def _ship(self, surface: pygame.Surface, x: float, y: float, color: RGB) -> None:
         hull = [self.point(x - 30, y), self.point(x + 30, y), self.point(x + 20, y + 16), self.point(x - 20, y + 16)]
@@ -228,6 +249,8 @@ class Renderer:
 
     # -- LEDs ----------------------------------------------------------------------
     def _strip(self, surface: pygame.Surface, view: TableView, segment: str, y: float, drawn: Drawn) -> None:
+        if segment not in STRIPS.get(view.game or "", ()):
+            return
         pixels = view.led(segment)
         self.text(surface, SEGMENT_LABELS.get(segment, segment), 24, MUTED, self.point(20, y + 15), "midleft")
         if not pixels:
@@ -296,9 +319,7 @@ class Renderer:
         self.text(surface, f"stack: {view.stack or 0}", 24, LIGHT_INK, self.point(95, 440), "center")
         if view.table:
             self._key(surface, "S", self.point(52, 274))
-        if view.game == "policecats":
-            if view.die_face:
-                self.text(surface, f"rolled: {view.die_face}", 30, LIGHT_INK, self.point(290, 340), "center")
+        if view.game == "policecats":  # no pile: the die shows what was rolled
             return
         pile = self.rect(180, 262, 110, 154)
         if view.top:
@@ -324,10 +345,16 @@ class Renderer:
         top = self.point(centre[0] + pressed, centre[1] + pressed)
         pygame.draw.circle(surface, (120, 24, 24) if view.die_down else DIE_RED, top, self.length(70))
         pygame.draw.circle(surface, (240, 120, 110), top, self.length(70), width=self.length(4))
-        face = self.rect(centre[0] - 24 + pressed, centre[1] - 44 + pressed, 48, 48)
-        pygame.draw.rect(surface, PAPER, face, border_radius=self.length(9))
-        for dx, dy in ((-12, -12), (0, 0), (12, 12)):
-            pygame.draw.circle(surface, DARK_INK, (face.centerx + self.length(dx), face.centery + self.length(dy)), self.length(5))
+        if view.game == "policecats":  # the die: the face just rolled, in words, or "?" before a roll
+            face = self.rect(centre[0] - 44 + pressed, centre[1] - 46 + pressed, 88, 52)
+            pygame.draw.rect(surface, PAPER, face, border_radius=self.length(9))
+            self.text(surface, view.die_face or "?", 34, DARK_INK, face.center, "center", max_width=face.w - 8)
+        else:  # a button that draws and passes: a die's look, no face that could mislead
+            face = self.rect(centre[0] - 24 + pressed, centre[1] - 44 + pressed, 48, 48)
+            pygame.draw.rect(surface, PAPER, face, border_radius=self.length(9))
+            for dx, dy in ((-12, -12), (0, 0), (12, 12)):
+                pygame.draw.circle(surface, DARK_INK, (face.centerx + self.length(dx), face.centery + self.length(dy)),
+                                   self.length(5))
         self.text(surface, "DIE", 28, LIGHT_INK, self.point(centre[0] + pressed, centre[1] + 34 + pressed), "center")
         drawn.hits.append((self.rect(centre[0] - 74, centre[1] - 74, 148, 148), "die"))
         self.text(surface, f"SPACE  ·  hold {view.hold_time:g} s or H", 22, LIGHT_INK, self.point(960, 466), "center")
@@ -349,7 +376,7 @@ class Renderer:
         box = self.rect(880, 262, 360, 200)
         pygame.draw.rect(surface, PANEL, box, border_radius=self.length(18))
         if view.winners:
-            color, big = GOLD, "Game over"
+            color, big = WON, "Game over"
             small = "won: " + ", ".join(seat_name(w) for w in view.winners)
         elif view.waiting_for is not None:
             color = SEAT_COLORS[view.waiting_for]
@@ -407,7 +434,8 @@ class Renderer:
                     self._key(surface, str(i + 1), (rect.x + self.length(14), rect.bottom - self.length(14)))
                 drawn.hits.append((rect, f"card:{card}"))
         elif view.game:
-            self.text(surface, "(no cards in your hand)", 26, MUTED, self.point(40, 700), "midleft")
+            empty = "(no cats in front of you)" if mine is not None and mine.hand is None else "(no cards in your hand)"
+            self.text(surface, empty, 26, MUTED, self.point(40, 700), "midleft")
         if view.own_ears is not None:
             self.text(surface, "your ears: remember them!", 22, MUTED, self.point(1150, 640), "center")
             for side, card in enumerate(view.own_ears):
@@ -432,7 +460,7 @@ class Renderer:
         if view.game is None:
             self.text(surface, "No game yet: start one on the box.", 40, LIGHT_INK, self.point(640, 690), "center")
             return
-        color = SEAT_COLORS[view.waiting_for] if view.waiting_for is not None and not view.winners else GOLD
+        color = SEAT_COLORS[view.waiting_for] if view.waiting_for is not None and not view.winners else WON
         self.text(surface, view.hint, 48, color if view.winners else LIGHT_INK, self.point(640, 680), "center",
                   max_width=self.length(1240))
         if view.waiting_for is not None and not view.winners:

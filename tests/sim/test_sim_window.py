@@ -35,7 +35,8 @@ def ring_shows(app, seat: int) -> bool:
 
 def assert_leds_drawn_as_shown(app) -> None:
     leds = app.daemon.devices.leds
-    for segment in leds.segments:
+    assert set(app.drawn.leds) <= set(leds.segments) and "turn-ring" in app.drawn.leds
+    for segment in app.drawn.leds:
         for index, (point, rgb) in enumerate(zip(app.drawn.leds[segment], leds.shown(segment))):
             assert pixel(app, point) == rgb, f"{segment}[{index}]"
 
