@@ -9,7 +9,7 @@ the last one, and a test can build one by hand.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Collection
 
 from controller.lights import SEAT_COLOR_NAMES
 from controller.narration import player_name
@@ -82,11 +82,26 @@ def seat_colour_name(seat: int) -> str:
     return SEAT_COLOR_NAMES[seat % len(SEAT_COLOR_NAMES)]
 
 
-def describe_action(action: dict[str, Any], you: int | None = None) -> str:
-    """An accepted referee action in a few words, as the table saw it."""
+KEPT_BACK = ("stop_ear", "ear_penalty")
+"""Events after which a played card is not on the pile: the referee took the play, not the card."""
+
+
+def answer_text(action: dict[str, Any], you: int | None = None, events: Collection[str] = ()) -> str:
+    """The box's answer to an accepted action: what really happened, named from what the referee saw."""
+    said = describe_action(action, you, events)
+    return said if any(event in events for event in KEPT_BACK) else "took it: " + said
+
+
+def describe_action(action: dict[str, Any], you: int | None = None, events: Collection[str] = ()) -> str:
+    """An accepted referee action in a few words, as the table saw it (``events``: what it caused)."""
     seat = action.get("player")
     who = "the table" if seat is None else ("you" if seat == you else player_name(seat))
+    whose = "your" if seat == you else f"{who}'s"
     kind = action.get("type", "?")
+    if kind == "play" and "stop_ear" in events:  # RULINGS F5: the card goes back to the hand
+        return f"stop ear: {who} took {card_name(action['card'])} back and a penalty card"
+    if kind == "play" and "ear_penalty" in events:  # RULINGS F4: the ear goes back on its ear
+        return f"ear penalty: {card_name(action['card'])} stays on {whose} ear, and {who} took a penalty card"
     if kind == "start_card":
         return f"first card: {card_name(action['card'])}"
     if kind == "hang":
