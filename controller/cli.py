@@ -218,7 +218,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--speed", type=float, help="how much faster than a person (default 1; the short show 2)")
     p.set_defaults(func=cmd_demo)
 
-    p = sub.add_parser("sim", help="play at a virtual table in a window: you at seat 1, bots at the others")
+    p = sub.add_parser("sim", help="play at a virtual table in a window: you are Player 1, bots play the others")
     p.add_argument("--game", choices=GAME_IDS, help="start this game (default: the box's menu)")
     p.add_argument("--players", type=int)
     p.add_argument("--seed", type=int, help="the deal and the die (default: a new one each time; 1 for --screenshot)")

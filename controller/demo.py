@@ -195,5 +195,5 @@ def run_demo(game: str | None, players: int | None, seed: int, speed: float | No
     if len(results) < len(games):
         stream.write("stopped\n")
         return 130
-    stream.write("winners: " + "; ".join(f"{g}: {', '.join(str(w + 1) for w in ws)}" for g, ws in results) + "\n")
+    stream.write("winners: " + "; ".join(f"{g}: {', '.join(player_name(w) for w in ws)}" for g, ws in results) + "\n")
     return 0

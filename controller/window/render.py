@@ -163,7 +163,7 @@ class Renderer:
     def _seats(self, surface: pygame.Surface, view: TableView, drawn: Drawn) -> None:
         shown = [seat for seat in view.seats if seat.seat != view.you]
         if view.game is None and view.table:
-            self.text(surface, "You sit at seat 1 (yellow); bots take the other seats.", 34, LIGHT_INK,
+            self.text(surface, "You are Player 1 (yellow); bots play the other seats.", 34, LIGHT_INK,
                       self.point(640, 110), "center")
             self.text(surface, "Tap a game card, then a players card: the box deals you in.", 28, MUTED,
                       self.point(640, 156), "center")
