@@ -39,3 +39,17 @@ def test_every_command_is_quiet_when_its_reader_goes_away(command: str, tmp_path
     result = run_into_closed_pipe(args, tmp_path, stdin="press die\n")
     assert result.stderr == "", "no traceback, no 'Exception ignored' when the reader has gone"
     assert result.returncode == 141  # 128 + SIGPIPE, as a Unix tool stopped by its pipe
+
+
+def test_the_sim_box_stops_cleanly_when_its_reader_goes_away_mid_game(tmp_path: Path) -> None:
+    """``gamebox run --profile sim | head -3``: the box finishes the answer in hand and stops, with no traceback."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), GAMEBOX_LOG="WARNING", XDG_RUNTIME_DIR=str(tmp_path))
+    proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--profile", "sim", "--state-dir",
+                             str(tmp_path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                            text=True, env=env)
+    assert proc.stdout.readline().startswith("say: ")
+    assert proc.stdout.readline() == "ready\n"
+    proc.stdout.close()  # the reader goes, as head does after its lines
+    _out, err = proc.communicate("tap control-game-policecats\ntap control-players-3\npress die\n", timeout=60)
+    assert "Traceback" not in err and "internal error" not in err, err
+    assert proc.returncode == 141
