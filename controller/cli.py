@@ -302,6 +302,7 @@ def main(argv: list[str] | None = None) -> int:
     stdout = sys.stdout = Stdout(sys.stdout)
     try:
         code = args.func(args)
+        stdout.flush()  # what is still buffered meets a gone reader here, not in the interpreter's exit
         return 141 if stdout.gone else code  # 128 + SIGPIPE: what a shell shows for a tool its pipe stopped
     except (ConfigError, ProfileError) as exc:  # a file a person can fix: one line, no traceback
         return _fail(str(exc))
