@@ -9,10 +9,8 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import signal
 import sys
-from typing import Any, TextIO
+from typing import Any
 
 from controller.games import GAME_IDS
 
@@ -169,47 +167,6 @@ def cmd_history(args: argparse.Namespace) -> int:
     return 0
 
 
-class ReaderGone(Exception):
-    """Standard output's reader has gone (``gamebox status | head -3`` after ``head`` quit)."""
-
-
-class Stdout:
-    """Standard output that notices its reader going away, once, for every command.
-
-    The first broken pipe sends what is still written to /dev/null. A
-    command that stops gracefully on SIGTERM (the box's loop: ``run``,
-    ``demo``, ``sim``) is asked to, and its write returns as if done, so the
-    box never stops half-way through an answer; any other command ends at
-    once through :class:`ReaderGone`. Either way nothing more is printed.
-    """
-
-    def __init__(self, stream: TextIO) -> None:
-        self.stream = stream
-        self.gone = False
-
-    def write(self, text: str) -> int:
-        return self._guard(self.stream.write, text)
-
-    def flush(self) -> None:
-        self._guard(self.stream.flush)
-
-    def _guard(self, call: Any, *args: Any) -> Any:
-        if self.gone:
-            return len(args[0]) if args else None
-        try:
-            return call(*args)
-        except BrokenPipeError:
-            self.gone = True
-            os.dup2(os.open(os.devnull, os.O_WRONLY), self.stream.fileno())  # the exit's flush has nowhere to fail
-            if signal.getsignal(signal.SIGTERM) in (signal.SIG_DFL, None):
-                raise ReaderGone from None
-            signal.raise_signal(signal.SIGTERM)  # the loop's handler: stop when this answer is done
-            return len(args[0]) if args else None
-
-    def __getattr__(self, name: str) -> Any:
-        return getattr(self.stream, name)
-
-
 def _fail(message: str) -> int:
     print(f"gamebox: {message}", file=sys.stderr)
     return 2
@@ -294,24 +251,32 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def run_command(argv: list[str] | None = None) -> int:
     from controller.config import ConfigError
     from hardware.profile import ProfileError
 
     args = build_parser().parse_args(argv)
-    stdout = sys.stdout = Stdout(sys.stdout)
     try:
-        code = args.func(args)
-        stdout.flush()  # what is still buffered meets a gone reader here, not in the interpreter's exit
-        return 141 if stdout.gone else code  # 128 + SIGPIPE: what a shell shows for a tool its pipe stopped
+        return args.func(args)
     except (ConfigError, ProfileError) as exc:  # a file a person can fix: one line, no traceback
         return _fail(str(exc))
     except KeyboardInterrupt:
         return 130
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The ``gamebox`` command, quiet when the reader of its output goes away (``gamebox status | head -3``)."""
+    from controller.output import GuardedStdout, ReaderGone
+
+    stdout = sys.stdout = GuardedStdout(sys.stdout)
+    try:
+        code = run_command(argv)
+        stdout.flush()  # what is still buffered meets a gone reader here, not in the interpreter's exit
     except ReaderGone:
-        return 141
+        code = 141
     finally:
         sys.stdout = stdout.stream
+    return 141 if stdout.gone else code  # 128 + SIGPIPE: what a shell shows for a tool its pipe stopped
 
 
 if __name__ == "__main__":

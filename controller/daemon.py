@@ -88,11 +88,11 @@ class Daemon:
         self.stage = DeviceStage.for_devices(self.devices, ShowBook.load(), self.clock, self.config)
         self.box = Box(self.config, self.journal, self.registry, self.stage, self.clock.monotonic)
         self.box.listeners.append(self._acknowledge)
-        if any(reader.driver == "sim" for reader in self.devices.readers.values()):  # say in words what it does
-            self.stage.listeners.append(Narrator(self.out, lambda: self.stage.language))
         for sig in (signal.SIGTERM, signal.SIGINT):
             with suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, self.stopping.set)
+        if any(reader.driver == "sim" for reader in self.devices.readers.values()):  # say in words what the box does
+            self.stage.listeners.append(Narrator(self.out, lambda: self.stage.language))
         tasks = []
         try:
             self.devices.start(self.stage.sounds)
