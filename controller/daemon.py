@@ -35,7 +35,8 @@ from hardware.clock import Clock, SystemClock
 from hardware.events import (
     ButtonHeld, ButtonPressed, ButtonReleased, DeviceFault, DeviceRecovered, EventSink, PuckPressed, TagGone, TagSeen,
 )
-from hardware.profile import Devices, build_devices, load_profile
+from hardware.factory import Devices, build_devices
+from hardware.profile import load_profile
 
 log = logging.getLogger("gamebox.daemon")
 

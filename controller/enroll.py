@@ -25,7 +25,8 @@ from controller.stage import DeviceStage
 from controller.tags import Registry, TagTaken
 from hardware.clock import Clock, SystemClock
 from hardware.events import DeviceFault, EventSink, TagSeen
-from hardware.profile import build_devices, load_profile
+from hardware.factory import build_devices
+from hardware.profile import load_profile
 
 
 class Enrolment:
