@@ -22,6 +22,7 @@ readonly CONFIG=/etc/gamebox/box.toml
 readonly STATE_DIR=/var/lib/gamebox
 readonly UNIT=/etc/systemd/system/gamebox.service
 readonly RULE=/etc/polkit-1/rules.d/50-gamebox-power-off.rules
+readonly NETWORK=/etc/systemd/system/gamebox.service.d/network.conf
 readonly STAMP=$VENV/.gamebox-installed
 
 say() { printf 'install.sh: %s\n' "$*"; }
@@ -47,6 +48,10 @@ uninstall() {
         say "removed $UNIT"
     fi
     if [ -e "$RULE" ]; then rm -f "$RULE"; say "removed $RULE"; fi
+    if [ -e "$PREFIX/systemd/network.conf" ] && cmp -s "$PREFIX/systemd/network.conf" "$NETWORK"; then
+        rm -f "$NETWORK"
+        say "removed $NETWORK"
+    fi
     if [ -e "$PREFIX" ]; then rm -rf "$PREFIX"; say "removed $PREFIX"; fi
     say "kept $CONFIG, the journal and tags in $STATE_DIR, and the user $SERVICE_USER;" \
         "to remove them too: rm -r /etc/gamebox $STATE_DIR && userdel $SERVICE_USER"
@@ -115,14 +120,17 @@ TOML
         say "wrote $CONFIG"
         changed=1
     fi
-    profile=$("$VENV/bin/python" -c '
+    local settings
+    settings=$("$VENV/bin/python" -c '
 import sys
 from controller.config import ConfigError, load_config
 try:
-    print(load_config(sys.argv[1]).profile)
+    config = load_config(sys.argv[1])
 except ConfigError as error:
     sys.exit(str(error))
+print(config.profile, "network" if config.network.enabled else "offline")
 ' "$CONFIG") || die "fix $CONFIG, then run this again"
+    read -r profile network <<< "$settings"
 }
 
 install_user() {
@@ -176,6 +184,15 @@ enable_buses() {
 install_service() {
     place "$PREFIX/systemd/gamebox.service" "$UNIT"
     place "$PREFIX/systemd/gamebox-power-off.rules" "$RULE"
+    # A station on an MQTT broker ([network] enabled) needs the network; our own drop-in
+    # comes and goes with it, one the admin has edited stays.
+    if [ "$network" = network ]; then
+        place "$PREFIX/systemd/network.conf" "$NETWORK"
+    elif cmp -s "$PREFIX/systemd/network.conf" "$NETWORK"; then
+        rm -f "$NETWORK"
+        say "removed $NETWORK ([network] is off)"
+        changed=1
+    fi
     if [ "$changed" = 1 ]; then systemctl daemon-reload; fi
     systemctl enable gamebox.service
     if ! systemctl is-active --quiet gamebox.service; then

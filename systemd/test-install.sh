@@ -152,17 +152,20 @@ pixels = 60
 [speaker]
 driver = "pygame"
 TOML
-printf 'profile = "/etc/gamebox/kiosk.toml"\n' > "$root/etc/gamebox/box.toml"
+printf 'profile = "/etc/gamebox/kiosk.toml"\n[network]\nenabled = true\nbroker = "teacher-laptop.local"\n' \
+    > "$root/etc/gamebox/box.toml"
 install_sh
 check "groups now audio dialout input, gpio and spi dropped" \
     test "$(groups_of_gamebox)" = "audio dialout gamebox input"
 check "the changed service was restarted" \
     in_root grep -qx "systemctl restart gamebox.service" /var/log/systemctl.log
+check "a station ([network] enabled) gets the network drop-in" \
+    cmp -s "$src/systemd/network.conf" "$root/etc/systemd/system/gamebox.service.d/network.conf"
 
 step "uninstall"
 install_sh --uninstall
-check "code, unit and rule removed" \
-    in_root sh -c '! test -e /opt/gamebox -o -e /etc/systemd/system/gamebox.service -o -e /etc/polkit-1/rules.d/50-gamebox-power-off.rules'
+check "code, unit, rule and network drop-in removed" \
+    in_root sh -c '! test -e /opt/gamebox -o -e /etc/systemd/system/gamebox.service -o -e /etc/polkit-1/rules.d/50-gamebox-power-off.rules -o -e /etc/systemd/system/gamebox.service.d/network.conf'
 check "the service was stopped and disabled" \
     in_root grep -qx "systemctl disable --now gamebox.service" /var/log/systemctl.log
 check "config kept" in_root test -f /etc/gamebox/box.toml
