@@ -138,20 +138,7 @@ check "the running service was not restarted" \
     in_root sh -c '! grep -qx "systemctl restart gamebox.service" /var/log/systemctl.log'
 
 step "another profile: the groups follow it"
-cat > "$root/etc/gamebox/kiosk.toml" <<'TOML'
-description = "a USB keyboard-wedge reader and a die puck on USB serial"
-[readers.table]
-driver = "keyboard"
-device = "/dev/input/by-id/usb-reader-event-kbd"
-[puck]
-driver = "serial"
-device = "/dev/ttyACM0"
-[leds.strips.main]
-driver = "sim"
-pixels = 60
-[speaker]
-driver = "pygame"
-TOML
+cp "$src/tests/systemd/kiosk.toml" "$root/etc/gamebox/kiosk.toml"
 printf 'profile = "/etc/gamebox/kiosk.toml"\n[network]\nenabled = true\nbroker = "teacher-laptop.local"\n' \
     > "$root/etc/gamebox/box.toml"
 install_sh

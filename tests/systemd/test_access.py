@@ -7,19 +7,7 @@ from pathlib import Path
 from hardware.access import groups, main, needs
 from hardware.profile import load_profile
 
-KIOSK = """
-[readers.table]
-driver = "keyboard"
-device = "/dev/input/by-id/usb-reader-event-kbd"
-[puck]
-driver = "serial"
-device = "/dev/ttyACM0"
-[leds.strips.main]
-driver = "sim"
-pixels = 60
-[speaker]
-driver = "pygame"
-"""
+KIOSK = Path(__file__).with_name("kiosk.toml")
 
 RC522 = """
 [readers.table]
@@ -49,8 +37,8 @@ def test_the_reference_build_needs_gpio_spi_and_audio_and_nothing_else() -> None
     assert ("/dev/gpiochip*", "readers.table.cs_pin") in nodes
 
 
-def test_a_keyboard_reader_and_a_serial_puck_need_input_and_dialout(tmp_path: Path) -> None:
-    profile = _profile(tmp_path, KIOSK)
+def test_a_keyboard_reader_and_a_serial_puck_need_input_and_dialout() -> None:
+    profile = load_profile(KIOSK)
     assert groups(profile) == ["audio", "dialout", "input"]
     assert [need.node for need in needs(profile)] == ["/dev/input/by-id/usb-reader-event-kbd", "/dev/snd/*", "/dev/ttyACM0"]
 
