@@ -85,8 +85,8 @@ def cap_pages(db: sqlite3.Connection) -> None:
 
 
 def corrupt(path: Path) -> None:
-    """Overwrite a database's pages after the first with noise: SQLITE_CORRUPT on the first real read."""
+    """Overwrite every page after the first (the schema stays readable) with noise: SQLITE_CORRUPT on reading."""
     data = bytearray(path.read_bytes())
-    for at in range(4096 + 100, len(data), 97):
-        data[at] = (data[at] * 7 + 13) & 0xFF
+    for at in range(4096, len(data)):
+        data[at] = (at * 7 + 13) & 0xFF
     path.write_bytes(bytes(data))
