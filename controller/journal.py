@@ -39,7 +39,7 @@ from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
 from controller.store import (
-    Damaged, StoreError, cause, is_damage, keep_copy, move_aside, read_only_uri, usable_dir, wal_damage,
+    Damaged, StoreError, cause, keep_copy, move_aside, open_checked, read_only_uri, usable_dir, wal_damage,
 )
 
 log = logging.getLogger("gamebox.journal")
@@ -153,39 +153,7 @@ class Journal:
 
     def _open(self) -> sqlite3.Connection:
         """A connection on a sound gamebox journal; :class:`Damaged` when SQLite says it is not one."""
-        fresh = not self.path.exists() or self.path.stat().st_size == 0
-        try:
-            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        except sqlite3.Error as exc:
-            raise JournalError(f"{self.path}: cannot open the journal: {cause(exc)}") from None
-        try:
-            app_id = db.execute("PRAGMA application_id").fetchone()[0]
-            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-            if not fresh and (app_id != APPLICATION_ID or "games" not in tables):
-                raise Damaged(f"not a gamebox journal (application id {app_id:#x}, tables {sorted(tables)})")
-            check = db.execute("PRAGMA quick_check").fetchone()[0]
-            if check != "ok":
-                raise Damaged(f"integrity check failed: {check}")
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=NORMAL")  # commits write, sync() makes them durable
-            db.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run off the loop (checkpoint())
-            db.execute("PRAGMA busy_timeout=2000")
-            if "undone" not in tables or app_id != APPLICATION_ID:
-                db.executescript(SCHEMA)
-                db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-                db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            columns = {r[1] for r in db.execute("PRAGMA table_info(games)")}
-            if "note" not in columns:
-                db.execute("ALTER TABLE games ADD COLUMN note TEXT")
-        except Damaged:
-            db.close()
-            raise
-        except sqlite3.Error as exc:
-            db.close()
-            if is_damage(exc):
-                raise Damaged(cause(exc)) from None
-            raise JournalError(f"{self.path}: cannot open the journal: {cause(exc)}") from None
-        return db
+        return open_checked(self.path, "journal", JournalError, _foreign, _prepare)
 
     def _check_wal(self) -> None:
         """Before SQLite replays the -wal: a log that breaks in the middle is copied aside and reported."""
@@ -446,6 +414,27 @@ class Journal:
             if isinstance(exc, sqlite3.Error):
                 raise JournalError(f"{self.path}: journal write failed: {cause(exc)}") from None
             raise
+
+
+def _foreign(db: sqlite3.Connection) -> str | None:
+    app_id = db.execute("PRAGMA application_id").fetchone()[0]
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if app_id != APPLICATION_ID or "games" not in tables:
+        return f"not a gamebox journal (application id {app_id:#x}, tables {sorted(tables)})"
+    return None
+
+
+def _prepare(db: sqlite3.Connection) -> None:
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=NORMAL")  # commits write, sync() makes them durable
+    db.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run off the loop (checkpoint())
+    db.execute("PRAGMA busy_timeout=2000")
+    db.executescript(SCHEMA)
+    if "note" not in {r[1] for r in db.execute("PRAGMA table_info(games)")}:  # a journal of schema 1
+        db.execute("ALTER TABLE games ADD COLUMN note TEXT")
+    if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:  # a new or an older journal
+        db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
 
 
 def _dumps(value: Any, path: Path) -> str:

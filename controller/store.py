@@ -76,6 +76,39 @@ def move_aside(path: Path, why: str, wall: Callable[[], float], what: str) -> Pa
     return target
 
 
+def open_checked(path: Path, what: str, error: type[StoreError],
+                 foreign: Callable[[sqlite3.Connection], str | None],
+                 prepare: Callable[[sqlite3.Connection], None]) -> sqlite3.Connection:
+    """A connection on a sound file of ours, made ready by ``prepare``.
+
+    :class:`Damaged` when SQLite says the file is damaged or ``foreign``
+    names why it is some other program's database; ``error`` (one line
+    naming the file and the cause) for everything else.
+    """
+    fresh = not path.exists() or path.stat().st_size == 0
+    try:
+        db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
+    except sqlite3.Error as exc:
+        raise error(f"{path}: cannot open the {what}: {cause(exc)}") from None
+    try:
+        why = None if fresh else foreign(db)
+        if why:
+            raise Damaged(why)
+        check = db.execute("PRAGMA quick_check").fetchone()[0]
+        if check != "ok":
+            raise Damaged(f"integrity check failed: {check}")
+        prepare(db)
+    except Damaged:
+        db.close()
+        raise
+    except sqlite3.Error as exc:
+        db.close()
+        if is_damage(exc):
+            raise Damaged(cause(exc)) from None
+        raise error(f"{path}: cannot open the {what}: {cause(exc)}") from None
+    return db
+
+
 def read_only_uri(path: Path) -> str:
     return f"{path.resolve().as_uri()}?mode=ro"
 

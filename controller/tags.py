@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from controller.decks import deck_of, enrollable
-from controller.store import Damaged, StoreError, cause, is_damage, move_aside, usable_dir
+from controller.store import Damaged, StoreError, cause, move_aside, open_checked, usable_dir
 
 log = logging.getLogger("gamebox.tags")
 
@@ -25,6 +25,17 @@ log = logging.getLogger("gamebox.tags")
 def uid_key(uid: bytes | str) -> str:
     """A tag's uid as the registry and the tap filter key it: lower-case hex (or the text typed)."""
     return uid.hex() if isinstance(uid, bytes) else str(uid).lower()
+
+
+def _foreign(db: sqlite3.Connection) -> str | None:
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    return None if "tags" in tables else f"not a gamebox tag registry (tables {sorted(tables)})"
+
+
+def _prepare(db: sqlite3.Connection) -> None:
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=FULL")
+    db.execute("CREATE TABLE IF NOT EXISTS tags (uid TEXT PRIMARY KEY, card TEXT NOT NULL UNIQUE, deck TEXT NOT NULL)")
 
 
 class TagTaken(ValueError):
@@ -52,32 +63,7 @@ class Registry:
             self.db = self._open()
 
     def _open(self) -> sqlite3.Connection:
-        fresh = not self.path.exists() or self.path.stat().st_size == 0
-        try:
-            db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
-        except sqlite3.Error as exc:
-            raise RegistryError(f"{self.path}: cannot open the tag registry: {cause(exc)}") from None
-        try:
-            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-            if not fresh and "tags" not in tables:
-                raise Damaged(f"not a gamebox tag registry (tables {sorted(tables)})")
-            check = db.execute("PRAGMA quick_check").fetchone()[0]
-            if check != "ok":
-                raise Damaged(f"integrity check failed: {check}")
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
-            db.execute(
-                "CREATE TABLE IF NOT EXISTS tags (uid TEXT PRIMARY KEY, card TEXT NOT NULL UNIQUE, deck TEXT NOT NULL)"
-            )
-        except Damaged:
-            db.close()
-            raise
-        except sqlite3.Error as exc:
-            db.close()
-            if is_damage(exc):
-                raise Damaged(cause(exc)) from None
-            raise RegistryError(f"{self.path}: cannot open the tag registry: {cause(exc)}") from None
-        return db
+        return open_checked(self.path, "tag registry", RegistryError, _foreign, _prepare)
 
     def close(self) -> None:
         self.db.close()
