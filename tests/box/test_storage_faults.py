@@ -256,3 +256,25 @@ def test_invalid_utf8_and_overlong_lines_are_refused_one_by_one(tmp_path: Path) 
         await stopped(daemon, task)
 
     asyncio.run(scenario())
+
+
+def test_an_unknown_game_or_player_count_in_the_journal_is_set_aside_at_start(tmp_path: Path, capsys) -> None:
+    """Finding 4: ``run`` used to crash (a restart loop under systemd); now the game is set aside with a note."""
+    journal = Journal(tmp_path / "journal.sqlite")
+    journal.record(journal.start_game("pirates", 2, {}, 0), 0, {"type": "start_card", "card": "red-pirate-2"},
+                   winners=[])
+    chess = journal.start_game("pirates", 2, {}, 0)
+    journal.db.execute("UPDATE games SET game='chess', players=9 WHERE id=?", (chess,))
+    journal.close()
+    assert main(["status", "--state-dir", str(tmp_path)]) == 0
+    assert "problem: \"game 2 cannot be replayed" in capsys.readouterr().out
+
+    async def scenario() -> None:
+        daemon, task, clock, lines = await start(tmp_path)
+        assert daemon.box.engine is None and not [line for line in lines if line.startswith("resumed")]
+        await stopped(daemon, task)
+
+    asyncio.run(scenario())
+    after = Journal(tmp_path / "journal.sqlite", read_only=True)
+    assert after.game(chess).abandoned and "does not replay" in after.game(chess).problem
+    assert after.game(1).winners == []
