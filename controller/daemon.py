@@ -41,6 +41,7 @@ log = logging.getLogger("gamebox.daemon")
 
 IDLE_CHECKPOINT = 30.0  # seconds without an accepted action before the journal's log is folded into the file
 RETRY_STORAGE = 1.0  # seconds between two tries of a journal that could not sync
+CHECK_LOG_EVERY = 64  # syncs between two looks at the journal's log length (checkpoint when long)
 
 
 class Notifier:
@@ -100,6 +101,7 @@ class Daemon:
         self._unsynced: list[int] = []  # seqs recorded but not yet durable, so not yet "accepted"
         self._game_ended = False
         self._folded = True  # the journal's log holds nothing the file does not
+        self._syncs = 0
         self._wake_syncer = asyncio.Event()
         self._durable = asyncio.Event()  # set while every recorded action is durable and acknowledged
         self._durable.set()
@@ -214,7 +216,9 @@ class Daemon:
     def _make_durable(self, ended: bool) -> None:
         """On the disk worker: fsync what was recorded; fold the log into the file at a game's end or when long."""
         self.journal.sync()
-        self.journal.checkpoint(force=ended)
+        self._syncs += 1
+        if ended or self._syncs % CHECK_LOG_EVERY == 0:  # the check itself costs the loop a little of the GIL
+            self.journal.checkpoint(force=ended)
 
     async def _syncer(self) -> None:
         """Print ``accepted N`` once action N is durable; a failed sync is a storage fault and play waits."""
