@@ -5,9 +5,9 @@
 * tag → first device command: a card laid on the simulated reader until the
   box starts a sound or pushes an LED frame, through the daemon's real loop
   (SystemClock). Refused taps (no journal write) and accepted plays (journal
-  written before the show, fsynced after it on a worker) are measured apart,
+  written before the show, fsynced after it in a child process) are measured apart,
   the accepted ones also with the journal's fsync slowed to an SD card's
-  (``--slow-fsync-ms 20,200``), back to back (1 ms apart: the disk worker
+  (``--slow-fsync-ms 20,200``), back to back (1 ms apart: the fsync process
   is busy all the time) and at a quick hand's pace (``--pace-ms 50``).
   Target p99 ≤ 2 ms whatever the fsync takes.
 * daemon start → READY: ``gamebox run`` as a subprocess until it prints ``ready``. Target ≤ 1 s.
@@ -42,20 +42,11 @@ def percentile(values: list[float], q: float) -> float:
     return ordered[min(len(ordered) - 1, int(q * len(ordered)))]
 
 
-def slowed_fsync(ms: float):
-    """The journal's fsync taking ``ms`` longer, as on an SD card."""
-    def fsync(fd: int) -> None:
-        time.sleep(ms / 1000)
-        os.fsync(fd)
-    return fsync
-
-
 async def tap_latencies(events: int, state: Path, fsync_ms: float = 0.0,
                         pace: float = 0.001) -> tuple[list[float], list[float]]:
     """Seconds from tap to first device command: (refused taps, accepted plays ``pace`` seconds apart)."""
     config = load_config(None, state_dir=str(state), repeat_window=0.0, seed=1)
-    daemon = Daemon(config, stdin=False, out=lambda _l: None, notify=lambda _m: None,
-                    fsync=slowed_fsync(fsync_ms) if fsync_ms else os.fsync)
+    daemon = Daemon(config, stdin=False, out=lambda _l: None, notify=lambda _m: None, fsync_delay=fsync_ms / 1000)
     task = asyncio.create_task(daemon.run())
     await daemon.ready.wait()
     devices, box = daemon.devices, daemon.box

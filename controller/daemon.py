@@ -30,6 +30,7 @@ from controller.shows import ShowBook
 from controller.siminput import SimInput
 from controller.stage import DeviceStage
 from controller.store import StoreError
+from controller.syncer import SyncProcess
 from controller.tags import Registry
 from hardware.clock import Clock, SystemClock
 from hardware.events import (
@@ -69,15 +70,20 @@ class Daemon:
 
     def __init__(self, config: Config, clock: Clock | None = None, stdin: bool | None = None,
                  out: Callable[[str], None] = print, notify: Callable[[str], None] | None = None,
-                 fsync: Callable[[int], None] = os.fsync) -> None:
-        """``stdin``: None reads standard input when the readers are simulated; ``fsync`` is the journal's."""
+                 fsync: Callable[[int], None] | None = None, fsync_delay: float = 0.0) -> None:
+        """``stdin``: None reads standard input when the readers are simulated.
+
+        The journal is made durable by a child process (:class:`SyncProcess`,
+        ``fsync_delay`` seconds slower for the bench); an ``fsync`` callable
+        runs on a worker thread instead (tests make it fail or hang).
+        """
         self.config = config
         self.clock: Clock = clock or SystemClock()
         self.stdin = stdin
         self.out = out
         self.notify = notify or Notifier()
         state = config.state_dir
-        self.journal = Journal(state / "journal.sqlite", fsync=fsync)
+        self.journal = Journal(state / "journal.sqlite", fsync=fsync or os.fsync)
         try:
             self.registry = Registry(state / "tags.sqlite")
             self.sink = EventSink()
@@ -105,7 +111,8 @@ class Daemon:
         self._wake_syncer = asyncio.Event()
         self._durable = asyncio.Event()  # set while every recorded action is durable and acknowledged
         self._durable.set()
-        self._disk = ThreadPoolExecutor(1, thread_name_prefix="journal-sync")
+        self._disk = ThreadPoolExecutor(1, thread_name_prefix="journal-disk")  # checkpoints, an injected fsync
+        self._sync_process = SyncProcess(self.journal.path, fsync_delay) if fsync is None else None
         self._held: set[str] = set()
         self._status = ""
 
@@ -147,6 +154,8 @@ class Daemon:
             self.notify("STOPPING=1")
             self.devices.stop()
             await self._last_sync(loop)
+            if self._sync_process is not None:
+                await self._sync_process.close()
             self._disk.shutdown(wait=True)
             self.journal.close()
             self.registry.close()
@@ -213,12 +222,12 @@ class Daemon:
         self._game_ended = self._game_ended or bool(self.box.engine and self.box.engine.over)
         self._wake_syncer.set()
 
-    def _make_durable(self, ended: bool) -> None:
-        """On the disk worker: fsync what was recorded; fold the log into the file at a game's end or when long."""
-        self.journal.sync()
-        self._syncs += 1
-        if ended or self._syncs % CHECK_LOG_EVERY == 0:  # the check itself costs the loop a little of the GIL
-            self.journal.checkpoint(force=ended)
+    async def _make_durable(self, loop: asyncio.AbstractEventLoop) -> None:
+        """fsync what was recorded: in the child process, or an injected fsync on the disk worker."""
+        if self._sync_process is not None:
+            await self._sync_process.sync()
+        else:
+            await loop.run_in_executor(self._disk, self.journal.sync)
 
     async def _syncer(self) -> None:
         """Print ``accepted N`` once action N is durable; a failed sync is a storage fault and play waits."""
@@ -237,7 +246,10 @@ class Daemon:
                 continue  # idle, and nothing new since the log was last folded in
             ended, self._game_ended = self._game_ended or not batch, False  # a game's end or idle: fold it in
             try:
-                await loop.run_in_executor(self._disk, self._make_durable, ended)
+                await self._make_durable(loop)
+                self._syncs += 1
+                if ended or self._syncs % CHECK_LOG_EVERY == 0:  # fold the log into the file: end, idle or long
+                    await loop.run_in_executor(self._disk, self.journal.checkpoint, ended)
             except StoreError as exc:
                 self._storage_failed(str(exc))
                 await self.clock.sleep(RETRY_STORAGE)
@@ -268,7 +280,7 @@ class Daemon:
         if not self._unsynced:
             return
         try:
-            await loop.run_in_executor(self._disk, self.journal.sync)
+            await self._make_durable(loop)
         except StoreError as exc:
             log.error("%s; %d actions may not be on the disk", exc, len(self._unsynced))
             return
