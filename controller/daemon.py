@@ -103,6 +103,12 @@ class Daemon:
             if config.debounce_ms is not None and hasattr(button, "bounce_time"):
                 button.bounce_time = config.debounce_ms / 1000
         self.box.listeners.append(self._accepted)
+        if any(reader.driver == "sim" for reader in self.devices.readers.values()):  # say in words what the box does
+            self.stage.listeners.append(Narrator(self.out, lambda: self.stage.language))
+        self.rooms: list[Any] = []  # the kiosk and the station link: told of every event, polled like the box
+        if config.kiosk.enabled:
+            from controller.kiosk import Kiosk
+            self.rooms.append(Kiosk(config.kiosk, self.box, self.clock.monotonic))
         self.stopping = asyncio.Event()
         self.ready = asyncio.Event()
         self.storage_fault: str | None = None  # why the journal cannot make actions durable; play waits
@@ -122,11 +128,12 @@ class Daemon:
         """Run until SIGTERM/SIGINT (or end of standard input in sim mode); return the exit code."""
         loop = asyncio.get_running_loop()
         self.sink.bind(loop)
+        if self.config.network.enabled:  # the station link starts its own task: made on the running loop
+            from controller.station import StationLink
+            self.rooms.append(StationLink(self.config.network, self.box, self.sink.post, self.devices))
         for sig in (signal.SIGTERM, signal.SIGINT):
             with suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, self.stopping.set)
-        if any(reader.driver == "sim" for reader in self.devices.readers.values()):  # say in words what the box does
-            self.stage.listeners.append(Narrator(self.out, lambda: self.stage.language))
         tasks = []
         try:
             self.devices.start(self.stage.sounds)
@@ -155,6 +162,9 @@ class Daemon:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            for room in self.rooms:
+                if hasattr(room, "close"):
+                    await room.close()
             self.notify("STOPPING=1")
             self.devices.stop()
             await self._last_sync(loop)
@@ -171,7 +181,8 @@ class Daemon:
         """Hand each event to the box; between events sleep until something is due."""
         next_event: asyncio.Task | None = None
         while True:
-            due = [d for d in (self.box.next_deadline(), self.stage.next_deadline()) if d is not None]
+            deadlines = (self.box.next_deadline(), self.stage.next_deadline(), *(r.next_deadline() for r in self.rooms))
+            due = [d for d in deadlines if d is not None]
             if next_event is None:
                 next_event = asyncio.create_task(self.sink.get())
             if due:
@@ -184,8 +195,12 @@ class Daemon:
                 if next_event.done():
                     event, next_event = next_event.result(), None
                     self._handle(event)
+                    for room in self.rooms:
+                        room.saw(event)
                 if self.storage_fault is None:
                     self.box.poll()
+                for room in self.rooms:
+                    room.poll()
                 self.stage.tick()
                 self._report_status()
             except StoreError as exc:  # a state file that cannot be read or written: a fault, not a crash
