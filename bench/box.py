@@ -128,14 +128,16 @@ def subprocess_figures(state: Path, profile: str) -> dict[str, float]:
         start = time.perf_counter()
         proc = subprocess.Popen([*command, str(state / f"ready{n}")], stdin=subprocess.PIPE,
                                 stdout=subprocess.PIPE, text=True, env=env)
-        proc.stdout.readline()
+        while proc.stdout.readline().strip() not in ("ready", ""):  # the sim narrates before it is ready
+            pass
         ready.append(time.perf_counter() - start)
         proc.stdin.close()
         proc.wait()
     lines, total = whole_game_lines(state / "reference")
     proc = subprocess.Popen([*command, str(state / "game")], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True, env=env)
-    proc.stdout.readline()
+    while proc.stdout.readline().strip() not in ("ready", ""):
+        pass
     proc.stdin.write("\n".join(lines) + "\n")
     proc.stdin.flush()
     acked = 0

@@ -54,7 +54,9 @@ def main() -> None:
         errors: list[str] = []
         threading.Thread(target=lambda: errors.extend(line for line in proc.stderr if line.strip()),
                          daemon=True).start()
-        assert proc.stdout.readline().strip() == "ready"
+        for line in proc.stdout:  # the sim narrates what the box says before it is ready
+            if line.strip() == "ready":
+                break
         started, rss = time.monotonic(), {"ready": rss_mb(proc.pid)}
 
         def feed() -> None:
