@@ -24,7 +24,7 @@ from controller.config import Config
 from controller.decks import LANGUAGES, VARIANTS, deck_of
 from controller.games import GAME_IDS, engine_class
 from controller.games.base import COLORS, Engine, Outcome, Rejection
-from controller.journal import Journal
+from controller.journal import Journal, JournalError
 from controller.tags import Registry, uid_key
 from controller.taps import TapFilter
 
@@ -148,9 +148,8 @@ class Box:
             return False
         try:
             engine = engine_class(record.game).replay(record.players, record.options, self.journal.actions(record.id))
-        except (KeyError, ValueError) as exc:
-            log.error("journal game %s cannot be replayed (%s); starting afresh", record.id, exc)
-            self.journal.finish(record.id, [])
+        except (KeyError, ValueError, TypeError) as exc:
+            self.journal.set_aside(record.id, f"it does not replay: {exc}")
             self._open_menu()
             return False
         self.engine, self.game_id, self.seq = engine, record.id, len(engine.log)
@@ -345,6 +344,7 @@ class Box:
             self.stage.prompt("variant-on" if on else "variant-off", variant=variant)
         elif name == "new-game":
             if self.game_id is not None and self.engine is not None and not self.engine.over:
+                self.journal.abandon(self.game_id)
                 log.info("game %s abandoned by the new-game card", self.game_id)
             self._open_menu()
         elif name in ("volume-up", "volume-down"):
@@ -431,12 +431,16 @@ class Box:
             log.info("rejected %s: %s (%s)", action, result.code, result.message)
             self._answer(result)
             return
-        self.journal.record(self.game_id, self.seq, action)
+        winners = list(engine.view().get("winners") or []) if engine.over else None
+        try:
+            self.journal.record(self.game_id, self.seq, action, winners=winners)
+        except JournalError as exc:  # not in the journal, so not accepted: the referee goes back to its log
+            self.engine = engine_class(engine.game).replay(engine.players, engine.options, engine.log[:-1])
+            self.fault("journal", str(exc))
+            return
         self.seq += 1
         for listener in list(self.listeners):
             listener(action, result)
-        if engine.over:
-            self.journal.finish(self.game_id, list(engine.view().get("winners") or []))
         for event in result.events:
             self.stage.show(event["event"], **{k: v for k, v in event.items() if k != "event"})
         self.stage.show("accepted", action=action["type"])
