@@ -3,7 +3,9 @@
 The service runs as an unprivileged user whose groups are exactly these
 (set by systemd/install.sh), so a box without a keyboard reader cannot read
 every keyboard and a box without a serial device is not in ``dialout``. The
-groups are those that own the nodes on Raspberry Pi OS.
+groups are those that own the nodes on Raspberry Pi OS. :func:`needs` is
+the one list of them: the installer grants its groups, and ``gamebox
+doctor`` (hardware/host.py) checks its nodes as the service user.
 
 ``python -m hardware.access PROFILE`` prints the groups, one a line;
 ``--nodes`` prints each device node with the group and the profile key that
@@ -15,59 +17,67 @@ from __future__ import annotations
 import argparse
 import sys
 from dataclasses import dataclass
+from pathlib import Path
 
 from hardware import config
+from hardware.pi import ROOT, gpio_uart, is_pi5
 
 SPIDEV = "/dev/spidev{}.{}"
-GPIOCHIP = "/dev/gpiochip*"  # gpiozero's lgpio and Blinka's gpiod (Pi 4 and Pi 5)
-GPIOMEM = "/dev/gpiomem*"  # RPi.GPIO, which pi-rc522 uses (rpi-lgpio on a Pi 5 opens GPIOCHIP: same group)
+GPIOCHIP = "/dev/gpiochip*"  # gpiozero's lgpio, Blinka's gpiod, and rpi-lgpio (RPi.GPIO's stand-in on a Pi 5)
+GPIOMEM = "/dev/gpiomem*"  # RPi.GPIO, which pi-rc522 uses before a Pi 5
+SOUND = "/dev/snd/*"
 
 
 @dataclass(frozen=True)
 class Need:
-    """One device node the service opens, the group that may open it, and the profile key that needs it."""
+    """One device node the service opens (a glob), the group that may open it, and the profile key that needs it."""
 
     node: str
     group: str
     why: str
 
 
-def needs(profile: config.Profile) -> list[Need]:
-    """Every device node ``profile``'s drivers open, in profile order."""
+def needs(profile: config.Profile, root: Path = ROOT) -> list[Need]:
+    """Every device node ``profile``'s drivers open on the Pi under ``root``: buses first, then GPIO, then sound.
+
+    The model matters: a Pi 5's RC522 goes through the GPIO chip (rpi-lgpio),
+    and a PN532's default UART is a different node there.
+    """
     found: list[Need] = []
+    for name, reader in profile.readers.items():
+        found += _reader(f"readers.{name}", reader, root)
+    for name, strip in profile.leds.strips.items():
+        if strip.driver == "neopixel_spi":
+            found.append(Need(SPIDEV.format(strip.spi_port, 0), "spi", f"leds.strips.{name}.spi_port"))
     for name, button in profile.buttons.items():
         if button.driver == "gpio":
             found.append(Need(GPIOCHIP, "gpio", f"buttons.{name}.pin"))
     for name, reader in profile.readers.items():
-        found += _reader(f"readers.{name}", reader)
-    for name, strip in profile.leds.strips.items():
-        key = f"leds.strips.{name}"
-        if strip.driver == "neopixel_spi":
-            found.append(Need(SPIDEV.format(strip.spi_port, 0), "spi", f"{key}.spi_port"))
-    if profile.speaker.driver == "pygame":
-        found.append(Need("/dev/snd/*", "audio", "speaker.driver"))
+        if reader.driver == "pn532":  # chip select, reset and request pins: Blinka's digitalio, through gpiod
+            pins = [field for field, value in reader if field.endswith("_pin") and value is not None]
+            found += [Need(GPIOCHIP, "gpio", f"readers.{name}.{field}") for field in pins]
+    speaker = profile.speaker
+    if speaker.driver == "pygame" and speaker.audio_driver in (None, "alsa"):  # a sound server or "dummy" opens none
+        found.append(Need(SOUND, "audio", "speaker.driver"))
     if profile.puck is not None and profile.puck.driver == "serial":
         found.append(Need(profile.puck.device, "dialout", "puck.device"))
     return found
 
 
-def _reader(key: str, reader: config.ReaderConfig) -> list[Need]:
+def _reader(key: str, reader: config.ReaderConfig, root: Path) -> list[Need]:
+    """The node of the reader's own bus, and for an RC522 the one its driver's GPIO library opens."""
     if reader.driver == "keyboard":
         return [Need(reader.device, "input", f"{key}.device")]
     if reader.driver == "rc522":
         spi = Need(SPIDEV.format(reader.spi_bus, reader.spi_device), "spi", f"{key}.spi_bus")
-        return [spi, Need(GPIOMEM, "gpio", f"{key}.rst_pin")]
+        return [spi, Need(GPIOCHIP if is_pi5(root) else GPIOMEM, "gpio", f"{key}.driver")]
     if reader.driver != "pn532":
         return []
     if reader.bus == "spi":
-        found = [Need(SPIDEV.format(reader.spi_port, 0), "spi", f"{key}.spi_port")]
-    elif reader.bus == "i2c":
-        found = [Need("/dev/i2c-1", "i2c", f"{key}.bus")]
-    else:
-        found = [Need(reader.uart, "dialout", f"{key}.uart")]
-    pins = [field for field, value in reader if field.endswith("_pin") and value is not None]
-    found += [Need(GPIOCHIP, "gpio", f"{key}.{field}") for field in pins]
-    return found
+        return [Need(SPIDEV.format(reader.spi_port, 0), "spi", f"{key}.spi_port")]
+    if reader.bus == "i2c":
+        return [Need("/dev/i2c-1", "i2c", f"{key}.bus")]
+    return [Need(reader.uart or gpio_uart(root), "dialout", f"{key}.uart")]
 
 
 def groups(profile: config.Profile) -> list[str]:

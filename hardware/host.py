@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hardware import config
-from hardware.pi import gpio_uart, is_pi5
+from hardware.access import SOUND, Need, needs
+from hardware.pi import is_pi5
 
 
 @dataclass(frozen=True)
@@ -122,7 +123,7 @@ def on_a_pi(profile: config.Profile) -> bool:
 def check_host(profile: config.Profile, host: Host | None = None) -> list[Check]:
     """Every need of ``profile``'s real devices, in the order a person would fix them."""
     host = host or Host()
-    checks = [_node(host, what, path) for what, path in _nodes(profile, host)]
+    checks = [_node(host, need) for need in _by_node(needs(profile, host.root))]
     if any(button.driver == "gpio" for button in profile.buttons.values()):
         factory = host.pin_factory()
         checks.append(
@@ -150,32 +151,28 @@ def check_host(profile: config.Profile, host: Host | None = None) -> list[Check]
     return checks
 
 
-def _nodes(profile: config.Profile, host: Host) -> list[tuple[str, str]]:
-    """(what needs it, device node) for every real device of the profile, without repeats."""
-    nodes: dict[str, str] = {}
-    gpio = any(button.driver == "gpio" for button in profile.buttons.values())
-    for name, reader in profile.readers.items():
-        if reader.driver == "pn532":
-            # chip select, reset and request pins: Blinka's digitalio, through gpiod
-            gpio = gpio or reader.bus == "spi" or reader.reset_pin is not None or reader.req_pin is not None
-            node = {"spi": f"/dev/spidev{reader.spi_port}.0", "i2c": "/dev/i2c-1"}.get(reader.bus)
-            nodes.setdefault(node or reader.uart or gpio_uart(host.root), f"reader {name}")
-        elif reader.driver == "rc522":
-            nodes.setdefault(f"/dev/spidev{reader.spi_bus}.{reader.spi_device}", f"reader {name}")
-            nodes.setdefault("/dev/gpiochip" if is_pi5(host.root) else "/dev/gpiomem", f"reader {name}")
-    for name, strip in profile.leds.strips.items():
-        if strip.driver == "neopixel_spi":
-            nodes.setdefault(f"/dev/spidev{strip.spi_port}.0", f"LED strip {name}")
-    if gpio:
-        nodes.setdefault("/dev/gpiochip", "GPIO")
-    if profile.speaker.driver == "pygame" and profile.speaker.audio_driver in (None, "alsa"):
-        nodes.setdefault("/dev/snd", "speaker")
-    return [(what, path) for path, what in nodes.items()]
+def _by_node(found: list[Need]) -> list[Need]:
+    """One need a node, the first: a GPIO chip that a button and a chip select both open is checked once."""
+    first: dict[str, Need] = {}
+    for need in found:
+        first.setdefault(need.node, need)
+    return list(first.values())
 
 
-def _node(host: Host, what: str, path: str) -> Check:
-    name = f"{path} ({what})"
-    found = _find(host.root, path)
+def _what(key: str) -> str:
+    """Who needs a node, as a person reads it: "GPIO" for a pin, else the device ("reader table")."""
+    section, name, *rest = key.split(".")
+    if key.endswith("pin"):
+        return "GPIO"
+    if section == "leds":
+        return f"LED strip {rest[0]}"
+    return f"reader {name}" if section == "readers" else section  # "speaker", "puck"
+
+
+def _node(host: Host, need: Need) -> Check:
+    path = need.node.removesuffix("*").removesuffix("/")  # the glob's fixed part: "/dev/gpiochip", "/dev/snd"
+    name = f"{path} ({_what(need.why)})"
+    found = _find(host.root, need.node)
     if found is None:
         hint = next((fix for prefix, fix in _ENABLE.items() if path.startswith(prefix)), "not found: is it plugged in?")
         return Check(name, False, f"missing; {hint}")
@@ -190,14 +187,13 @@ def _node(host: Host, what: str, path: str) -> Check:
     )
 
 
-def _find(root: Path, path: str) -> Path | None:
-    """The node at ``path``; for /dev/gpiochip and /dev/snd the first chip or sound device there."""
-    if path == "/dev/gpiochip":
-        return next(iter(sorted((root / "dev").glob("gpiochip[0-9]*"))), None)
-    if path == "/dev/snd":
-        return next(iter(sorted((root / "dev/snd").glob("pcmC*p"))), None)
-    node = root / path.lstrip("/")
-    return node if node.exists() else None
+def _find(root: Path, node: str) -> Path | None:
+    """The node at ``node``; for a glob the first match, and for sound the first playback device.
+
+    A link to nothing (``/dev/serial0`` with its UART off) is missing, as the driver finds it.
+    """
+    pattern = "/dev/snd/pcmC*p" if node == SOUND else node
+    return next((path for path in sorted(root.glob(pattern.lstrip("/"))) if path.exists()), None)
 
 
 def _audio(speaker: config.PygameSpeakerConfig, host: Host) -> Check:

@@ -122,3 +122,43 @@ def test_the_sim_profile_has_no_needs_on_the_host(tmp_path):
     code, lines = doctor("sim", service(tmp_path, in_group=False, pin_factory=lambda: "none"))
     assert "what the service needs, as this user sees it:" not in lines
     assert (code, lines[-1]) == (0, "All devices work.")
+
+
+def test_a_keyboard_reader_and_a_serial_puck_on_a_pi_are_checked_like_the_installer_grants_them(tmp_path):
+    """Every node the installer gives the service a group for is a row of doctor's, and no other."""
+    keyboard = '[readers.table]\ndriver = "keyboard"\ndevice = "/dev/input/event3"\n'
+    puck = '[puck]\ndriver = "serial"\ndevice = "/dev/ttyACM0"\n'
+    profile = tmp_path / "kiosk.toml"
+    profile.write_text(PI.split("[readers.table]")[0] + keyboard + puck + "[leds]" + PI.split("[leds]")[1])
+    root = fake_pi(tmp_path / "pi4")
+    (root / "dev/input").mkdir()
+    (root / "dev/input/event3").touch(mode=0o600)  # root's alone, as udev leaves it without the input group
+    rows = {check.name: check for check in check_host(load_profile(profile), service(root))}
+    assert list(rows)[:5] == [
+        "/dev/input/event3 (reader table)",
+        "/dev/spidev0.0 (LED strip main)",
+        "/dev/gpiochip (GPIO)",
+        "/dev/snd (speaker)",
+        "/dev/ttyACM0 (puck)",
+    ]
+    assert not rows["/dev/input/event3 (reader table)"].ok
+    assert rows["/dev/ttyACM0 (puck)"].detail == "missing; not found: is it plugged in?"
+
+
+def test_a_pn532_alone_on_spi_has_its_chip_select_checked_on_the_gpio_chip(tmp_path):
+    profile = tmp_path / "pn532.toml"
+    profile.write_text(PI.replace('[buttons.die]\ndriver = "gpio"\npin = 17', '[buttons.die]\ndriver = "sim"'))
+    root = fake_pi(tmp_path / "pi4", missing=("dev/gpiochip0",))
+    rows = {check.name: check.detail for check in check_host(load_profile(profile), service(root))}
+    assert rows["/dev/gpiochip (GPIO)"] == (
+        "missing; no GPIO character device: a Raspberry Pi OS kernel provides /dev/gpiochip0"
+    )
+
+
+def test_a_serial0_link_to_a_uart_that_is_off_is_missing_not_a_crash(tmp_path):
+    uart = tmp_path / "uart.toml"
+    uart.write_text(PI.replace('bus = "spi"\nspi_port = 1\ncs_pin = 16', 'bus = "uart"'))
+    root = fake_pi(tmp_path / "pi4")
+    (root / "dev/serial0").symlink_to("ttyS0")  # the UART is off: udev's link points at no node
+    rows = {check.name: check for check in check_host(load_profile(uart), service(root))}
+    assert rows["/dev/serial0 (reader table)"].detail == "missing; not found: is it plugged in?"
