@@ -14,7 +14,7 @@ from __future__ import annotations
 import json
 from abc import ABC, abstractmethod
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Container, Iterable, Sequence
+from typing import Any, ClassVar, Iterable, Sequence
 
 COLORS: tuple[str, ...] = ("yellow", "green", "blue", "red")
 
@@ -111,13 +111,6 @@ Result = Outcome | Rejection
 QUIET: Outcome = Outcome()
 
 
-def card_refusal(card: str, known: Container[str], game: str) -> Rejection | None:
-    """The first rule for a tapped card: it is one of this game's cards."""
-    if card not in known:
-        return Rejection("unknown_card", f"{card!r} is no {game} card")
-    return None
-
-
 class Engine(ABC):
     """Base class of the three referees.
 
@@ -183,7 +176,7 @@ class Engine(ABC):
         if refusal is not None:
             return refusal
         events = self._do(action)
-        self.log.append(self._logged(action))
+        self.log.append(action if len(action) == self.shapes[action["type"]].least else self._logged(action))
         return Outcome(events) if events else QUIET
 
     def would_accept(self, action: Any) -> bool:

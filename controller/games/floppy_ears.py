@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.games.base import COLORS, Engine, OptionsError, Rejection, Shape, card_refusal
+from controller.games.base import COLORS, Engine, OptionsError, Rejection, Shape
 
 SYMBOLS = 7
 JOKERS: tuple[str, ...] = tuple(f"joker-{n}" for n in range(1, 9))
@@ -20,6 +20,7 @@ CARDS: tuple[str, ...] = tuple(f"{c}-{n}" for c in COLORS for n in range(1, SYMB
 HAND = 5
 EARS: tuple[str, str] = ("left", "right")
 CALLS: tuple[str, str] = ("woof", "woof-woof")
+_NO_CALL_OR_CALLS = (None, *CALLS)  # what a play's "call" may be
 EDITIONS: tuple[str, str] = ("classic", "reveal")
 
 #: card id -> (colour, symbol); a joker has neither.
@@ -156,10 +157,8 @@ class FloppyEars(Engine):
     # -- where the referee knows a card to be -------------------------------------
     def _ear_of(self, card: str) -> tuple[int, int] | None:
         for seat, ears in enumerate(self.ears):
-            if ears[0] == card:
-                return seat, 0
-            if ears[1] == card:
-                return seat, 1
+            if card in ears:
+                return seat, ears.index(card)
         return None
 
     def _unseen(self, card: str) -> Rejection | None:
@@ -194,12 +193,11 @@ class FloppyEars(Engine):
             return None
         if kind == "hang" and action["ear"] not in EARS:
             return Rejection("wrong_action", f"an ear is 'left' or 'right', not {action['ear']!r}")
-        if kind == "play" and action.get("call") not in (None, *CALLS):
+        if kind == "play" and action.get("call") not in _NO_CALL_OR_CALLS:
             return Rejection("wrong_action", f"a bark is 'woof' or 'woof-woof', not {action.get('call')!r}")
         card = action["card"]
-        refusal = card_refusal(card, FACE, "Floppy Ears")
-        if refusal is not None:
-            return refusal
+        if card not in FACE:
+            return Rejection("unknown_card", f"{card!r} is no Floppy Ears card")
         if kind == "hang":
             return self._check_hang(action["player"], action["ear"], card)
         if kind == "play":
@@ -217,6 +215,12 @@ class FloppyEars(Engine):
             return Rejection("not_eligible", f"seat {player}'s {ear} ear already holds a card")
         return None
 
+    def _an_ear_matches(self, seat: int) -> bool:
+        """F5: an ear card of ``seat`` matches the pile, so a hand card played now is a "stop ear!"."""
+        left, right = self.ears[seat]
+        top, wish = self.pile[-1], self.wish
+        return (left is not None and matches(left, top, wish)) or (right is not None and matches(right, top, wish))
+
     def _check_play(self, player: int, card: str) -> Rejection | None:
         ears = self.ears[player]
         if card in ears:
@@ -224,9 +228,9 @@ class FloppyEars(Engine):
         refusal = self._from_hand(player, card)
         if refusal is not None:
             return refusal
-        top, wish = self.pile[-1], self.wish
-        if any(e is not None and matches(e, top, wish) for e in ears):
+        if self._an_ear_matches(player):
             return None  # "stop ear!" (F5)
+        top, wish = self.pile[-1], self.wish
         if not matches(card, top, wish):
             return Rejection("no_match", f"{card} matches neither the colour {self.color} nor the symbol of {top}")
         return None
@@ -276,7 +280,7 @@ class FloppyEars(Engine):
         self.held.pop(card, None)
         events.append({"event": "hung", "player": seat, "ear": EARS[ear], "card": card})
         if self.awaiting == "setup":
-            if all(e[0] is not None and e[1] is not None for e in self.ears):
+            if None not in sum(self.ears, []):  # F1: every ear hung
                 self.awaiting = "start_card"
         else:
             self._settle(seat, events)
@@ -290,7 +294,7 @@ class FloppyEars(Engine):
             self._take(seat, "penalty", events)
             self._settle(seat, events)
             return
-        if ear is None and any(e is not None and matches(e, top, wish) for e in ears):
+        if ear is None and self._an_ear_matches(seat):
             self.held[card] = seat
             events.append({"event": "stop_ear", "player": seat, "card": card})
             self._take(seat, "penalty", events)
@@ -393,7 +397,7 @@ class FloppyEars(Engine):
         cards = [e for e in ears if e is not None]
         if self.hands[seat]:
             hand = [c for c, h in self.held.items() if h == seat] + self._unknown()
-            if any(matches(e, top, wish) for e in cards):
+            if self._an_ear_matches(seat):
                 cards += hand  # every hand card is a "stop ear!"
             else:
                 cards += [c for c in hand if matches(c, top, wish)]

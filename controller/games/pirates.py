@@ -61,20 +61,20 @@ def card_ids(bits: int) -> list[str]:
 class DeckTables:
     """One deck in play (P9) with its precomputed match sets, shared between games.
 
-    ``bits`` are the deck's cards as bits, in catalogue order, and ``known``
-    the same cards as one card set. Match sets
+    ``bits`` are the deck's cards as bits, in catalogue order, and
+    ``bit_of`` maps each card of the deck to its bit. Match sets
     are card sets (see :data:`BITS`): ``wished[colour]`` holds
     the cards that may go on a parrot whose player wished ``colour`` (P2);
     ``topped[card]`` is (colour, picture, the cards that may go on it),
     what playing ``card`` sets.
     """
 
-    __slots__ = ("cards", "bits", "known", "wished", "topped")
+    __slots__ = ("cards", "bits", "bit_of", "wished", "topped")
 
     def __init__(self, leave_out: frozenset[str]) -> None:
         self.cards = {c: info for c, info in CARDS.items() if info[1] not in leave_out}
         self.bits: tuple[int, ...] = tuple(BITS[c] for c in self.cards)
-        self.known = sum(self.bits)
+        self.bit_of: dict[str, int] = {c: BITS[c] for c in self.cards}
         self.wished: dict[str, int] = {
             w: sum(BITS[c] for c, (col, _) in self.cards.items() if col == w) for w in COLORS
         }
@@ -129,7 +129,7 @@ class Pirates(Engine):
 
     __slots__ = (
         "current", "awaiting", "top", "color", "picture", "playable", "pending_draw", "direction",
-        "_tables", "_deck", "_known", "_topped", "_mau", "_wins", "_starter", "_hands", "_stack", "_pile", "_wish",
+        "_tables", "_deck", "_bit_of", "_topped", "_mau", "_wins", "_starter", "_hands", "_stack", "_pile", "_wish",
         "_ships", "_round", "_winners",
     )
 
@@ -151,7 +151,7 @@ class Pirates(Engine):
         opts = self.options
         self._tables = tables_for(opts["leave_out"])
         self._deck = self._tables.cards
-        self._known = self._tables.known
+        self._bit_of = self._tables.bit_of
         self._topped = self._tables.topped
         self._mau: bool = opts["mau_calls"]
         self._wins: int = opts["wins_needed"]
@@ -220,18 +220,20 @@ class Pirates(Engine):
 
         Self-play sends every action through here. A well-formed play, draw,
         pass or wish by the seat whose turn it is, of a type awaited now, is
-        judged by the same rule as :meth:`_check` (:meth:`_refuse_play`, or
-        nothing more for a draw or a pass) and carried out as :meth:`_do`
-        does, without the generic checks it has already passed. Everything
-        else goes the generic way.
+        judged by the same rule as :meth:`_check` (:meth:`_play`, or nothing
+        more for a draw or a pass) and carried out as :meth:`_do` does,
+        without the generic checks it has already passed. Everything else
+        goes the generic way.
         """
         if type(action) is dict:
             try:  # a missing player or type: the generic way names what is missing
                 p = action["player"]
                 kind = action["type"]
             except KeyError:
-                p = None
-            if p == self.current and type(p) is int:
+                p = kind = None
+            # The very object: a seat (CPython keeps one object per small int), never true or 1.0.
+            # Only speed rests on it; whatever misses the lane is judged the generic way.
+            if p is self.current:
                 aw = self.awaiting
                 if kind == "play":
                     n = len(action)
@@ -239,7 +241,7 @@ class Pirates(Engine):
                     call = None if n == 3 else action.get("call")
                     if (aw == "play" or aw == "after_draw") and type(card) is str:
                         result = self._play(p, card, call)
-                        if result:  # accepted (a Rejection is false)
+                        if type(result) is Outcome:  # accepted
                             self.log.append(action if n == 3 or (n == 4 and call is not None) else self._logged(action))
                         return result
                 elif kind == "draw":
@@ -326,8 +328,8 @@ class Pirates(Engine):
             return Rejection("wrong_action", f"the calls are 'mau' and 'mau-mau', not {call!r}")
         if not self._hands[p]:
             return Rejection("wrong_action", "that seat holds no card")
-        bit = BITS.get(card, 0)
-        if not bit & self._known:
+        bit = self._bit_of.get(card)
+        if bit is None:
             return _unknown(card)
         if bit & self._pile:
             return Rejection("card_elsewhere", f"{card} is already on the discard pile")

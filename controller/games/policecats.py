@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.games.base import Engine, OptionsError, Rejection, Shape, card_refusal
+from controller.games.base import Engine, OptionsError, Rejection, Shape
 
 FACES: tuple[str, ...] = ("cat", "dog", "mouse", "whistle")
 DEFAULT_DIE: tuple[str, ...] = ("cat", "cat", "cat", "dog", "mouse", "whistle")
@@ -177,9 +177,8 @@ class Policecats(Engine):
                 return Rejection("not_eligible", f"seat {to} has no parent of family {self._pending}")
             return None
         card = action["card"]
-        refusal = card_refusal(card, MEMBER, "Policecats")
-        if refusal is not None:
-            return refusal
+        if card not in MEMBER:
+            return Rejection("unknown_card", f"{card!r} is no Policecats card")
         if kind == "reveal":
             if card in self._seen:
                 return Rejection("card_elsewhere", f"{card} was revealed already")
