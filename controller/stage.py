@@ -16,7 +16,7 @@ import wave
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterator
 
 from controller.box import Scene
 from controller.config import Config
@@ -32,6 +32,8 @@ log = logging.getLogger("gamebox.stage")
 SOUNDS = Path(__file__).resolve().parent.parent / "sounds"
 VOICE = SOUNDS / "voice"
 GAP = 0.15  # seconds of quiet between two spoken lines
+WAITING = 6  # spoken lines that may wait: a child tapping faster than the box speaks builds no backlog
+KEPT = 2000  # transcript entries kept (a daemon runs for months)
 
 OFF = (0, 0, 0)
 
@@ -62,6 +64,36 @@ def wav_seconds(path: Path) -> float:
         return 1.0
 
 
+class Transcript:
+    """What was said and shown, newest last: the last ``keep`` entries of it.
+
+    ``len()`` counts every entry ever written and a slice takes those
+    positions, so a reader that remembers how far it read (the demo, the
+    window) reads on from there after older entries were let go.
+    """
+
+    def __init__(self, keep: int = KEPT) -> None:
+        self._kept: deque[tuple[float, str, str]] = deque(maxlen=keep)
+        self._count = 0
+
+    def append(self, entry: tuple[float, str, str]) -> None:
+        self._kept.append(entry)
+        self._count += 1
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __iter__(self) -> Iterator[tuple[float, str, str]]:
+        return iter(self._kept)
+
+    def __reversed__(self) -> Iterator[tuple[float, str, str]]:
+        return reversed(self._kept)
+
+    def __getitem__(self, index: slice) -> list[tuple[float, str, str]]:
+        first = self._count - len(self._kept)  # the position of the oldest entry kept
+        return [self._kept[i - first] for i in range(self._count)[index] if i >= first]
+
+
 @dataclass(slots=True)
 class Running:
     animation: Animation
@@ -85,7 +117,7 @@ class DeviceStage:
         self.last_prompt: tuple[str, tuple[str, ...]] | None = None
         self._due: float | None = 0.0
         #: What was said and shown, newest last: the demo prints it, tests read it.
-        self.transcript: list[tuple[float, str, str]] = []
+        self.transcript = Transcript()
         self.sounds: dict[str, Path] = {}
         self.puck: Any = None
 
@@ -174,7 +206,7 @@ class DeviceStage:
         if cue.sound and self.speaker is not None:
             self.speaker.play(cue.sound, "fx")
         for line in cue.say:
-            self.voice.append((line, prompt))
+            self._queue(line, prompt)
         self.transcript.append((now, "prompt" if prompt else "show", name))
         if cue.light and cue.segment in self.segments:
             call = LightCall(self.segments[cue.segment], self._rest(cue.segment, now), rgb(cue.color),
@@ -183,6 +215,22 @@ class DeviceStage:
             if animation is not None:
                 self.active[cue.segment] = Running(animation, now)
         self._due = now
+
+    def _queue(self, line: str, prompt: bool) -> None:
+        """Queue a spoken line, keeping only what still matters when lines come faster than speech.
+
+        An answer already waiting is not said twice; past :data:`WAITING`
+        lines, the oldest waiting answer (to an earlier tap) gives way. The
+        newest answer is always said; stale prompts are dropped by
+        :meth:`prompt`.
+        """
+        if not prompt and (line, False) in self.voice:
+            return
+        self.voice.append((line, prompt))
+        while len(self.voice) > WAITING:
+            waiting = list(self.voice)[:-1]  # never the line just queued
+            stale = next((item for item in waiting if not item[1]), waiting[0])
+            self.voice.remove(stale)
 
     def _voice_name(self, line: str) -> str:
         """The loaded sound that says ``line``: the box's language, else English."""
