@@ -166,3 +166,19 @@ def test_the_transcript_keeps_its_newest_entries_and_counts_them_all() -> None:
     assert [name for _t, _k, name in transcript[3:]] == ["s3", "s4"]
     assert [name for _t, _k, name in transcript[0:]] == ["s2", "s3", "s4"]  # the rest was let go
     assert [name for _t, _k, name in reversed(transcript)] == ["s4", "s3", "s2"]
+
+
+def test_the_volume_never_goes_below_silence(tmp_path: Path) -> None:
+    """Issue 15, mutation 6: only the upper bound was tested."""
+    from pydantic import ValidationError
+
+    from controller.config import Config
+
+    with pytest.raises(ValidationError):
+        Config(volume=-0.1)
+    box, stage, clock = make_box(tmp_path, volume=0.2, volume_max=0.7)
+    for _ in range(5):
+        clock.advance(3)
+        box.tap("table", "control-volume-down")
+        box.removed("table")
+    assert box.volume == 0.0, "the volume-down card stops at silence"
