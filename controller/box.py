@@ -524,3 +524,54 @@ class Box:
         if engine.current is None:
             return f"{engine.game}: awaiting {engine.awaiting}"
         return f"{engine.game}: player {engine.current + 1} to {engine.awaiting}"
+
+    # -- for the station link and the kiosk (issue 14) ---------------------------------
+    def snapshot(self) -> dict[str, Any]:
+        """The box as a station shows it: plain JSON, the same whatever the game (docs/stations.md)."""
+        engine = self.engine
+        snap: dict[str, Any] = {
+            "mode": "menu" if engine is None else ("over" if engine.over else "playing"),
+            "menu": {"game": self.menu_game, "players": self.menu_players},
+            "volume": self.volume,
+            "language": self.language,
+        }
+        if engine is None:
+            return snap
+        view = engine.view()
+        started = getattr(self, "_started_at", (None, None))
+        if started[0] != self.game_id:
+            record = self.journal.game(self.game_id) if self.game_id is not None else None
+            started = self._started_at = (self.game_id, record.started if record else None)
+        rolls = [a.get("face") for a in engine.log if a.get("type") == "roll"]
+        snap.update(
+            game=engine.game, game_id=self.game_id, players=engine.players, turn=view.get("current"),
+            awaiting=engine.awaiting, color=view.get("color"), winners=list(view.get("winners") or []),
+            ships=view.get("ships"), scores=view.get("scores"), track=view.get("track"), police=view.get("police"),
+            round=view.get("round"), actions=self.seq, started_at=started[1], last_roll=rolls[-1] if rolls else None,
+        )
+        return snap
+
+    def abandon_game(self) -> bool:
+        """Give up the running game (kept in the journal, never resumed) and open the menu; False when none ran."""
+        if self.engine is None:
+            return False
+        if self.game_id is not None and not self.engine.over:
+            self.journal.abandon(self.game_id)
+            log.info("game %s abandoned", self.game_id)
+        self._open_menu()
+        return True
+
+    def set_volume(self, volume: float) -> float:
+        """Set the volume (capped at volume_max), remember it, and let it be heard; return what was set."""
+        self.volume = round(min(self.config.volume_max, max(0.0, volume)), 2)
+        self.journal.set_setting("volume", self.volume)
+        self.stage.show("volume", volume=self.volume)
+        return self.volume
+
+    def set_language(self, language: str) -> None:
+        """Speak ``language`` from now on (one of decks.LANGUAGES)."""
+        if language not in LANGUAGES:
+            raise ValueError(f"no language {language!r} (languages: {', '.join(LANGUAGES)})")
+        self.language = language
+        self.journal.set_setting("language", language)
+        self.stage.prompt("language", language=language)
