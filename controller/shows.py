@@ -16,9 +16,10 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from controller.config import ConfigError, one_line
+from controller.lights.cues import SHOW_LIGHTS
 
 DEFAULT_SHOWS = Path(__file__).with_name("shows.toml")
-LIGHTS = ("rejection-flash", "wished-color", "ship-sail", "treasure-sparkle", "siren", "die-roll", "resumed-sweep", "attract")
+LIGHTS: tuple[str, ...] = tuple(SHOW_LIGHTS)  # the lights a show may name
 FIELDS = ("sound", "say", "light", "segment", "color")
 
 

@@ -16,15 +16,12 @@ import wave
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any, Callable, Iterator
 
 from controller.box import Scene
 from controller.config import Config
-from controller.lights import (
-    Animation, Attract, CARD_COLORS, DieRoll, PoliceTrack, RejectionFlash, ResumedSweep, SEAT_COLORS, SeaRoute,
-    ShipSail, Siren, Still, TreasureSparkle, TurnRing, WishedColor,
-)
-from controller.lights.colors import WHITE
+from controller.lights import Animation
+from controller.lights.cues import LightCall, rgb, scene_animation, show_animation
 from controller.shows import Cue, ShowBook
 from controller.voice import voice_path
 from hardware.clock import Clock
@@ -35,7 +32,8 @@ log = logging.getLogger("gamebox.stage")
 SOUNDS = Path(__file__).resolve().parent.parent / "sounds"
 VOICE = SOUNDS / "voice"
 GAP = 0.15  # seconds of quiet between two spoken lines
-FACES = {"cat": 1, "dog": 2, "mouse": 3, "whistle": 4}
+WAITING = 6  # spoken lines that may wait: a child tapping faster than the box speaks builds no backlog
+KEPT = 2000  # transcript entries kept (a daemon runs for months)
 
 OFF = (0, 0, 0)
 
@@ -66,10 +64,34 @@ def wav_seconds(path: Path) -> float:
         return 1.0
 
 
-def rgb(name: str | None, fallback: tuple[int, int, int] = WHITE) -> tuple[int, int, int]:
-    if name in CARD_COLORS:
-        return CARD_COLORS[name]
-    return WHITE if name == "white" else fallback
+class Transcript:
+    """What was said and shown, newest last: the last ``keep`` entries of it.
+
+    ``len()`` counts every entry ever written and a slice takes those
+    positions, so a reader that remembers how far it read (the demo, the
+    window) reads on from there after older entries were let go.
+    """
+
+    def __init__(self, keep: int = KEPT) -> None:
+        self._kept: deque[tuple[float, str, str]] = deque(maxlen=keep)
+        self._count = 0
+
+    def append(self, entry: tuple[float, str, str]) -> None:
+        self._kept.append(entry)
+        self._count += 1
+
+    def __len__(self) -> int:
+        return self._count
+
+    def __iter__(self) -> Iterator[tuple[float, str, str]]:
+        return iter(self._kept)
+
+    def __reversed__(self) -> Iterator[tuple[float, str, str]]:
+        return reversed(self._kept)
+
+    def __getitem__(self, index: slice) -> list[tuple[float, str, str]]:
+        first = self._count - len(self._kept)  # the position of the oldest entry kept
+        return [self._kept[i - first] for i in range(self._count)[index] if i >= first]
 
 
 @dataclass(slots=True)
@@ -95,7 +117,7 @@ class DeviceStage:
         self.last_prompt: tuple[str, tuple[str, ...]] | None = None
         self._due: float | None = 0.0
         #: What was said and shown, newest last: the demo prints it, tests read it.
-        self.transcript: list[tuple[float, str, str]] = []
+        self.transcript = Transcript()
         self.sounds: dict[str, Path] = {}
         self.puck: Any = None
         #: Called with (kind, name, cue, context) for each show and prompt played: ``gamebox run`` prints them.
@@ -144,7 +166,7 @@ class DeviceStage:
         self.scene_now = scene
         now = self.clock.monotonic()
         for segment, n in self.segments.items():
-            animation = self._scene_animation(segment, n, scene)
+            animation = scene_animation(segment, n, scene)
             old = self.base.get(segment)
             if old is None or old.animation != animation:
                 self.base[segment] = Running(animation, now)
@@ -190,14 +212,31 @@ class DeviceStage:
         if cue.sound and self.speaker is not None:
             self.speaker.play(cue.sound, "fx")
         for line in cue.say:
-            self.voice.append((line, prompt))
+            self._queue(line, prompt)
         self.transcript.append((now, "prompt" if prompt else "show", name))
         if cue.light and cue.segment in self.segments:
-            rest = self._rest(cue.segment, now)
-            animation = self._light(cue, self.segments[cue.segment], rest, context or {})
+            call = LightCall(self.segments[cue.segment], self._rest(cue.segment, now), rgb(cue.color),
+                             context or {}, self.scene_now)
+            animation = show_animation(cue.light, call)
             if animation is not None:
                 self.active[cue.segment] = Running(animation, now)
         self._due = now
+
+    def _queue(self, line: str, prompt: bool) -> None:
+        """Queue a spoken line, keeping only what still matters when lines come faster than speech.
+
+        An answer already waiting is not said twice; past :data:`WAITING`
+        lines, the oldest waiting answer (to an earlier tap) gives way. The
+        newest answer is always said; stale prompts are dropped by
+        :meth:`prompt`.
+        """
+        if not prompt and (line, False) in self.voice:
+            return
+        self.voice.append((line, prompt))
+        while len(self.voice) > WAITING:
+            waiting = list(self.voice)[:-1]  # never the line just queued
+            stale = next((item for item in waiting if not item[1]), waiting[0])
+            self.voice.remove(stale)
 
     def _voice_name(self, line: str) -> str:
         """The loaded sound that says ``line``: the box's language, else English."""
@@ -220,51 +259,3 @@ class DeviceStage:
         if base is None:
             return [OFF] * self.segments[segment]
         return base.animation.frame(now - base.started)
-
-    def _light(self, cue: Cue, n: int, rest: list, context: dict[str, Any]) -> Animation | None:
-        """The animation a cue names, built for this segment over what it showed before."""
-        scene = self.scene_now
-        color = rgb(cue.color)
-        if cue.light == "rejection-flash":
-            return RejectionFlash(n=n, rest=rest, color=color)
-        if cue.light == "wished-color":
-            return WishedColor(n=n, rest=rest, color=color)
-        if cue.light == "resumed-sweep":
-            return ResumedSweep(n=n, rest=rest)
-        if cue.light == "siren":
-            return Siren(n=n, rest=rest)
-        if cue.light == "treasure-sparkle":
-            return TreasureSparkle(n=n, rest=rest)
-        if cue.light == "die-roll":
-            return DieRoll(n=n, rest=rest, face=FACES.get(context.get("face"), 1))
-        if cue.light == "ship-sail" and scene is not None and scene.ships and "player" in context:
-            # the scene still shows the ships before this round was won
-            steps = max(1, scene.wins_needed)
-            ships = [min(s, steps - 1) if i == context["player"] else min(s, steps) for i, s in enumerate(scene.ships)]
-            return ShipSail(n=n, rest=rest, steps=steps, ships=ships, seat=context["player"])
-        if cue.light == "attract":
-            return Attract(n=n)
-        return None
-
-    def _scene_animation(self, segment: str, n: int, scene: Scene) -> Animation:
-        dark = Still(n=n, pixels=[OFF] * n)
-        if scene.mode == "menu":
-            if segment == "turn-ring":
-                return Attract(n=n) if scene.attract else Still(n=n, pixels=[SEAT_COLORS[i % 4] for i in range(n)])
-            return dark
-        seat = scene.winners[0] if scene.mode == "over" and scene.winners else scene.current
-        if segment == "turn-ring" and seat is not None:
-            if scene.choosing_color:
-                return Still(n=n, pixels=[rgb(scene.color)] * n)
-            match = CARD_COLORS.get(scene.color or "")
-            return TurnRing(n=n, seat=seat, players=scene.players, match=match)
-        if segment == "sea-route" and scene.game == "pirates" and scene.ships:
-            return SeaRoute(n=n, steps=max(1, scene.wins_needed), ships=[min(s, scene.wins_needed) for s in scene.ships])
-        if segment == "police-track" and scene.game == "policecats":
-            if scene.track is not None:
-                return PoliceTrack(n=n, position=scene.track)
-            holder = SEAT_COLORS[scene.police] if scene.police is not None else (20, 20, 40)
-            return Still(n=n, pixels=[holder] * n)
-        return dark
-
-

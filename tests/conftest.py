@@ -11,7 +11,8 @@ os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
 ROOT = Path(__file__).resolve().parent.parent
-SHARED = ROOT.parent / "shared"
+# The specs lie beside the checkout (or beside the copy of it that `mutmut run` tests).
+SHARED = next((d / "shared" for d in ROOT.parents if (d / "shared").is_dir()), ROOT.parent / "shared")
 COLORS = ("yellow", "green", "blue", "red")
 
 ALL_CARD_IDS: list[str] = (

@@ -651,3 +651,21 @@ def test_forgetting_grows_with_the_turns_an_ear_has_hung() -> None:
     chances = [bot.forget_chance(age) for age in range(6)]
     assert chances[0] == 0.0 and chances == sorted(chances) and chances[-1] < 0.5
     assert ForgettingBot(random.Random(0)).forget_chance(10) == 0.0
+
+
+def test_a_card_back_in_a_hand_after_stop_ear_is_offered_only_to_that_hand() -> None:
+    """F5: after "stop ear!" the played card is back in its player's hand; nobody else may play or hang it."""
+    steps = json.loads((ROOT / "tests" / "scenarios" / "floppy-ears-f5-stop-ear.json").read_text())
+    engine = FloppyEars(steps["players"], steps["options"])
+    for step in steps["steps"]:
+        if "act" in step:
+            engine.apply(step["act"])
+        if engine.held:
+            break
+    assert engine.held, "the scenario puts a card back in a hand"
+    for _ in range(6):  # the next turns: what is offered is what the referee accepts
+        legal = engine.legal_actions()
+        assert legal and all(engine.would_accept(a) for a in legal)
+        held_elsewhere = {c for c, seat in engine.held.items() if seat != engine.current}
+        assert not any(a.get("card") in held_elsewhere for a in legal)
+        engine.apply(next(a for a in legal if a["type"] == "draw") if any(a["type"] == "draw" for a in legal) else legal[0])

@@ -19,11 +19,12 @@ from controller.table.bots import GreedyBot, RandomBot
 from controller.table.pirates import PiratesTable
 from controller.scenario import run_scenario
 from tests.referee import ok, refused
+from tests.conftest import SHARED
 
 ROOT = Path(__file__).resolve().parent.parent
 SEED = "seeds/001_68665c4bfbf71314.txt"
 SCENARIOS = sorted((ROOT / "tests" / "scenarios").glob("pirates-*.json"))
-SHARED = [ROOT.parent / "shared" / "scenarios" / "pirates-bottle-debt.json"]
+SHARED_FILES = [SHARED / "scenarios" / "pirates-bottle-debt.json"]
 VIEW_KEYS = {"current", "awaiting", "over", "winners", "hand_sizes", "stack", "top", "color",
              "direction", "pending_draw", "ships", "round"}
 
@@ -70,7 +71,7 @@ def midgame_states(count: int, options_of=lambda s: {}) -> list[Pirates]:
 
 
 # -- scenario files --------------------------------------------------------------------
-@pytest.mark.parametrize("path", SCENARIOS + SHARED, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", SCENARIOS + SHARED_FILES, ids=lambda p: p.name)
 def test_scenario_file_passes(path: Path) -> None:
     doc = json.loads(path.read_text())
     assert doc["game"] == "pirates"

@@ -12,8 +12,9 @@ facts the table reports.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import Any, ClassVar, Container, Iterable, Sequence
+from abc import ABC, abstractmethod
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Iterable, Sequence
 
 COLORS: tuple[str, ...] = ("yellow", "green", "blue", "red")
 
@@ -33,6 +34,40 @@ AWAITING: frozenset[str] = frozenset({
     "setup", "start_card", "hang", "reveal", "play", "after_draw", "choose_color",
     "roll", "send_kittens", "give", "lure", "over",
 })
+
+
+#: The type every field of an action must have (SCENARIOS.md, "Actions"); ``type`` is a string.
+FIELD_TYPES: dict[str, type] = {
+    "player": int, "card": str, "call": str, "color": str, "ear": str, "face": str, "to": int,
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Shape:
+    """The fields of one action type as SCENARIOS.md lists them: those it needs and those it may carry.
+
+    An action of another shape is refused as ``wrong_action`` before any rule
+    looks at it, and only these fields (and ``type``) go into the log: a stray
+    key sent along is not kept, so the journal replays exactly the contract.
+    """
+
+    required: tuple[str, ...] = ()
+    optional: tuple[str, ...] = ()
+    #: Whether the action names its ``player`` (checked first, for whose turn it is).
+    seated: bool = field(init=False)
+    #: (name, type) of every other field, for the check.
+    typed: tuple[tuple[str, type], ...] = field(init=False)
+    #: Every key the log keeps.
+    keys: frozenset[str] = field(init=False)
+    #: Keys of the action with the fewest: ``type`` and the required fields.
+    least: int = field(init=False)
+
+    def __post_init__(self) -> None:
+        names = self.required + self.optional
+        object.__setattr__(self, "seated", "player" in self.required)
+        object.__setattr__(self, "typed", tuple((n, FIELD_TYPES[n]) for n in names if n != "player"))
+        object.__setattr__(self, "keys", frozenset(("type", *names)))
+        object.__setattr__(self, "least", 1 + len(self.required))
 
 
 class OptionsError(ValueError):
@@ -76,28 +111,29 @@ Result = Outcome | Rejection
 QUIET: Outcome = Outcome()
 
 
-def card_refusal(card: Any, known: Container[str], game: str) -> Rejection | None:
-    """The first check of a tapped card: a card id, and one of this game's cards."""
-    if not isinstance(card, str):
-        return Rejection("wrong_action", f"a card id is a string, not {card!r}")
-    if card not in known:
-        return Rejection("unknown_card", f"{card!r} is no {game} card")
-    return None
-
-
-class Engine:
+class Engine(ABC):
     """Base class of the three referees.
 
-    Subclasses set the class attributes, implement :meth:`_setup`,
-    :meth:`_check`, :meth:`_do`, :meth:`_state`, :meth:`_load`,
-    :meth:`view` and :meth:`legal_actions`, and keep all their state in
-    plain attributes that :meth:`_state` turns into JSON-able data.
+    Subclasses set the class attributes, implement the abstract methods, and
+    keep all their state in plain attributes that :meth:`_state` turns into
+    JSON-able data. :attr:`current` and :attr:`awaiting` are plain attributes
+    too (read on every step of self-play): read them, never assign them from
+    outside the engine.
     """
 
     game: ClassVar[str]
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     default_options: ClassVar[dict[str, Any]]
+    #: Action type -> its fields (the table "Actions" of SCENARIOS.md, this game's rows).
+    shapes: ClassVar[dict[str, Shape]]
+    #: Each value of :attr:`awaiting` -> the action types it lets through.
+    accepts: ClassVar[dict[str, frozenset[str]]]
+
+    current: int | None
+    """The seat whose action is awaited; None when the table (or nobody) acts."""
+    awaiting: str
+    """What the referee waits for: one of :data:`AWAITING`."""
 
     def __init__(self, players: int, options: dict[str, Any] | None = None) -> None:
         self.players = players
@@ -135,75 +171,87 @@ class Engine:
 
     # -- the referee ---------------------------------------------------------
     def apply(self, action: Any) -> Result:
-        """Referee one action. Never raises for any input: bad input is a :class:`Rejection`."""
-        if not isinstance(action, dict):
-            return Rejection("wrong_action", f"an action is a JSON object, not {type(action).__name__}")
-        if self.awaiting == "over":
-            return Rejection("game_over", "the game is over")
-        try:
-            refusal = self._check(action)
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
-            return Rejection("wrong_action", f"malformed action {action!r}: {exc}")
+        """Referee one action. Bad input is a :class:`Rejection`; only a bug in the engine raises."""
+        refusal = self._refusal(action)
         if refusal is not None:
             return refusal
         events = self._do(action)
-        self.log.append(action)
+        self.log.append(action if len(action) == self.shapes[action["type"]].least else self._logged(action))
         return Outcome(events) if events else QUIET
 
     def would_accept(self, action: Any) -> bool:
         """True when :meth:`apply` would accept ``action`` now (the state is not touched)."""
-        if not isinstance(action, dict) or self.awaiting == "over":
-            return False
-        try:
-            return self._check(action) is None
-        except (KeyError, TypeError, ValueError, AttributeError, IndexError):
-            return False
+        return self._refusal(action) is None
 
-    def _player_check(self, action: dict[str, Any], allowed: Iterable[str]) -> Rejection | None:
-        """The shared first checks: whose turn, and whether this type is awaited now."""
+    def _refusal(self, action: Any) -> Rejection | None:
+        """Every check, in SCENARIOS.md's order: the game is on, whose turn, the action's shape, the rules.
+
+        Only :meth:`_check` (the rules) differs between games; it gets an
+        action of a type awaited now, with every field of its type present
+        and of the right JSON type.
+        """
+        if not isinstance(action, dict):
+            return Rejection("wrong_action", f"an action is a JSON object, not {type(action).__name__}")
+        awaiting = self.awaiting
+        if awaiting == "over":
+            return Rejection("game_over", "the game is over")
         player = action.get("player")
-        kind = action.get("type")
-        if "player" in action:
-            if not isinstance(player, int) or isinstance(player, bool) or not 0 <= player < self.players:
+        if player is not None:
+            if type(player) is not int or not 0 <= player < self.players:  # JSON's true is no seat
                 return Rejection("wrong_action", f"no seat {player!r} at a table of {self.players}")
-            if self.current is not None and player != self.current:
+            if player != self.current and self.current is not None:
                 return Rejection("not_your_turn", f"it is seat {self.current}'s turn, not seat {player}'s")
-        if kind not in allowed:
-            return Rejection("wrong_action", f"{kind!r} is not possible now: awaiting {self.awaiting}")
-        return None
+        kind = action.get("type")
+        shape = self.shapes.get(kind) if type(kind) is str else None
+        if shape is None:
+            return Rejection("wrong_action", f"{self.game} has no action {kind!r}")
+        if kind not in self.accepts[awaiting]:
+            return Rejection("wrong_action", f"{kind!r} is not possible now: awaiting {awaiting}")
+        if player is None and shape.seated:
+            return Rejection("wrong_action", f"a {kind} needs its 'player'")
+        for name, of_type in shape.typed:
+            value = action.get(name)
+            if type(value) is not of_type:  # JSON types exactly: 1.0 is no seat, 7 no card
+                if value is not None:
+                    return Rejection("wrong_action", f"{name!r} is a {of_type.__name__}, not {value!r}")
+                if name in shape.required:
+                    return Rejection("wrong_action", f"a {kind} needs its {name!r}")
+        return self._check(action)
+
+    def _logged(self, action: dict[str, Any]) -> dict[str, Any]:
+        """``action`` as the log keeps it: the fields of its type, without any other key that came along."""
+        shape = self.shapes[action["type"]]
+        beyond = len(action) - shape.least  # keys besides ``type`` and the required fields, all present
+        if not beyond or (beyond <= len(shape.optional) and action.keys() <= shape.keys):
+            return action
+        return {k: v for k, v in action.items() if k in shape.keys}
 
     # -- subclass hooks --------------------------------------------------------
+    @abstractmethod
     def _setup(self) -> None:
-        raise NotImplementedError
+        """Deal: set every attribute of a fresh game, :attr:`current` and :attr:`awaiting` included."""
 
+    @abstractmethod
     def _check(self, action: dict[str, Any]) -> Rejection | None:
-        """Return a Rejection, or None when ``action`` is accepted. Must not mutate."""
-        raise NotImplementedError
+        """The game's rules for a well-shaped action of an awaited type: a Rejection, or None. Must not mutate."""
 
-    def _do(self, action: dict[str, Any]) -> list[dict[str, Any]]:
+    @abstractmethod
+    def _do(self, action: dict[str, Any]) -> Sequence[dict[str, Any]]:
         """Carry out an action :meth:`_check` accepted; return its events."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _state(self) -> dict[str, Any]:
         """The game-specific state as JSON-able data."""
-        raise NotImplementedError
 
+    @abstractmethod
     def _load(self, state: dict[str, Any]) -> None:
-        raise NotImplementedError
+        """Set the state :meth:`_state` wrote."""
 
-    @property
-    def current(self) -> int | None:
-        """The seat whose action is awaited; None when the table (or nobody) acts."""
-        raise NotImplementedError
-
-    @property
-    def awaiting(self) -> str:
-        raise NotImplementedError
-
+    @abstractmethod
     def view(self) -> dict[str, Any]:
         """What the referee knows, under the keys of SCENARIOS.md."""
-        raise NotImplementedError
 
+    @abstractmethod
     def legal_actions(self) -> list[dict[str, Any]]:
         """Every action the referee would accept now.
 
@@ -211,7 +259,6 @@ class Engine:
         are all candidates, so this lists what *could* be tapped, not what
         a player holds.
         """
-        raise NotImplementedError
 
     # -- persistence -----------------------------------------------------------
     @property

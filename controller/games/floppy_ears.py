@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.games.base import COLORS, Engine, OptionsError, Rejection, card_refusal
+from controller.games.base import COLORS, Engine, OptionsError, Rejection, Shape
 
 SYMBOLS = 7
 JOKERS: tuple[str, ...] = tuple(f"joker-{n}" for n in range(1, 9))
@@ -20,6 +20,7 @@ CARDS: tuple[str, ...] = tuple(f"{c}-{n}" for c in COLORS for n in range(1, SYMB
 HAND = 5
 EARS: tuple[str, str] = ("left", "right")
 CALLS: tuple[str, str] = ("woof", "woof-woof")
+_NO_CALL_OR_CALLS = (None, *CALLS)  # what a play's "call" may be
 EDITIONS: tuple[str, str] = ("classic", "reveal")
 
 #: card id -> (colour, symbol); a joker has neither.
@@ -28,8 +29,7 @@ FACE: dict[str, tuple[str | None, int | None]] = {
     **{j: (None, None) for j in JOKERS},
 }
 
-# What each awaited step lets through, before the card and rule checks.
-_ALLOWED: dict[str, frozenset[str]] = {
+_ACCEPTS: dict[str, frozenset[str]] = {
     "setup": frozenset({"hang"}),
     "start_card": frozenset({"start_card"}),
     "reveal": frozenset({"reveal"}),
@@ -58,10 +58,6 @@ def bark_due(cards_before: int) -> str | None:
     return "woof-woof" if cards_before == 1 else "woof" if cards_before == 2 else None
 
 
-def _is_seat(value: Any, players: int) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and 0 <= value < players
-
-
 class FloppyEars(Engine):
     """The referee of one game of Floppy Ears: ears first, penalties, barks, reshuffles."""
 
@@ -69,6 +65,15 @@ class FloppyEars(Engine):
     min_players = 2
     max_players = 4
     default_options = {"edition": "classic", "bark_rule": True}
+    shapes = {
+        "start_card": Shape(("card",)),
+        "hang": Shape(("player", "ear", "card")),
+        "reveal": Shape(("player", "card")),
+        "play": Shape(("player", "card"), ("call",)),
+        "draw": Shape(("player",)),
+        "choose_color": Shape(("player", "color")),
+    }
+    accepts = _ACCEPTS
 
     @classmethod
     def _check_game_options(cls, players: int, options: dict[str, Any]) -> None:
@@ -87,8 +92,8 @@ class FloppyEars(Engine):
         self.wish: str | None = None
         self.held: dict[str, int] = {}  # cards known to be back in a hand (after "stop ear!")
         self.winners: list[int] = []
-        self._phase = "setup"
-        self._turn: int | None = None
+        self.awaiting = "setup"
+        self.current = None
         self._then: str | None = None  # after choose_color: "play" (revealed joker) or "settle"
 
     def _state(self) -> dict[str, Any]:
@@ -100,8 +105,8 @@ class FloppyEars(Engine):
             "wish": self.wish,
             "held": dict(self.held),
             "winners": list(self.winners),
-            "phase": self._phase,
-            "turn": self._turn,
+            "phase": self.awaiting,
+            "turn": self.current,
             "then": self._then,
         }
 
@@ -113,17 +118,9 @@ class FloppyEars(Engine):
         self.wish = state["wish"]
         self.held = {card: seat for card, seat in state["held"].items()}
         self.winners = list(state["winners"])
-        self._phase = state["phase"]
-        self._turn = state["turn"]
+        self.awaiting = state["phase"]
+        self.current = state["turn"]
         self._then = state["then"]
-
-    @property
-    def current(self) -> int | None:
-        return self._turn
-
-    @property
-    def awaiting(self) -> str:
-        return self._phase
 
     @property
     def top(self) -> str | None:
@@ -142,9 +139,9 @@ class FloppyEars(Engine):
 
     def view(self) -> dict[str, Any]:
         return {
-            "current": self._turn,
-            "awaiting": self._phase,
-            "over": self._phase == "over",
+            "current": self.current,
+            "awaiting": self.awaiting,
+            "over": self.awaiting == "over",
             "winners": list(self.winners),
             "hand_sizes": list(self.hands),
             "stack": self.stack,
@@ -160,10 +157,8 @@ class FloppyEars(Engine):
     # -- where the referee knows a card to be -------------------------------------
     def _ear_of(self, card: str) -> tuple[int, int] | None:
         for seat, ears in enumerate(self.ears):
-            if ears[0] == card:
-                return seat, 0
-            if ears[1] == card:
-                return seat, 1
+            if card in ears:
+                return seat, ears.index(card)
         return None
 
     def _unseen(self, card: str) -> Rejection | None:
@@ -188,37 +183,25 @@ class FloppyEars(Engine):
 
     # -- validation ------------------------------------------------------------------
     def _check(self, action: dict[str, Any]) -> Rejection | None:
-        kind = action.get("type")
-        seated = "player" in action
-        player = action.get("player")
-        if seated:
-            if not _is_seat(player, self.players):
-                return Rejection("wrong_action", f"no seat {player!r} at a table of {self.players}")
-            if self._turn is not None and player != self._turn:
-                return Rejection("not_your_turn", f"it is seat {self._turn}'s turn, not seat {player}'s")
-        if kind not in _ALLOWED[self._phase]:
-            return Rejection("wrong_action", f"{kind!r} is not possible now: awaiting {self._phase}")
-        if kind != "start_card" and not seated:
-            return Rejection("wrong_action", f"a {kind} names its player")
+        kind = action["type"]
         if kind == "draw":
             return None
         if kind == "choose_color":
-            color = action.get("color")
+            color = action["color"]
             if color not in COLORS:
                 return Rejection("wrong_action", f"wish one of {', '.join(COLORS)}, not {color!r}")
             return None
-        if kind == "hang" and action.get("ear") not in EARS:
-            return Rejection("wrong_action", f"an ear is 'left' or 'right', not {action.get('ear')!r}")
-        if kind == "play" and action.get("call") not in (None, *CALLS):
+        if kind == "hang" and action["ear"] not in EARS:
+            return Rejection("wrong_action", f"an ear is 'left' or 'right', not {action['ear']!r}")
+        if kind == "play" and action.get("call") not in _NO_CALL_OR_CALLS:
             return Rejection("wrong_action", f"a bark is 'woof' or 'woof-woof', not {action.get('call')!r}")
-        card = action.get("card")
-        refusal = card_refusal(card, FACE, "Floppy Ears")
-        if refusal is not None:
-            return refusal
+        card = action["card"]
+        if card not in FACE:
+            return Rejection("unknown_card", f"{card!r} is no Floppy Ears card")
         if kind == "hang":
-            return self._check_hang(player, action["ear"], card)
+            return self._check_hang(action["player"], action["ear"], card)
         if kind == "play":
-            return self._check_play(player, card)
+            return self._check_play(action["player"], card)
         refusal = self._unseen(card)  # start_card, reveal: the card comes off the stack
         if refusal is None and kind == "start_card" and is_joker(card):
             return Rejection("joker_start", f"{card} goes face down under the stack; turn up the next card (F1)")
@@ -232,6 +215,12 @@ class FloppyEars(Engine):
             return Rejection("not_eligible", f"seat {player}'s {ear} ear already holds a card")
         return None
 
+    def _an_ear_matches(self, seat: int) -> bool:
+        """F5: an ear card of ``seat`` matches the pile, so a hand card played now is a "stop ear!"."""
+        left, right = self.ears[seat]
+        top, wish = self.pile[-1], self.wish
+        return (left is not None and matches(left, top, wish)) or (right is not None and matches(right, top, wish))
+
     def _check_play(self, player: int, card: str) -> Rejection | None:
         ears = self.ears[player]
         if card in ears:
@@ -239,9 +228,9 @@ class FloppyEars(Engine):
         refusal = self._from_hand(player, card)
         if refusal is not None:
             return refusal
-        top, wish = self.pile[-1], self.wish
-        if any(e is not None and matches(e, top, wish) for e in ears):
+        if self._an_ear_matches(player):
             return None  # "stop ear!" (F5)
+        top, wish = self.pile[-1], self.wish
         if not matches(card, top, wish):
             return Rejection("no_match", f"{card} matches neither the colour {self.color} nor the symbol of {top}")
         return None
@@ -259,21 +248,21 @@ class FloppyEars(Engine):
             self._hang(action["player"], EARS.index(action["ear"]), action["card"], events)
         elif kind == "choose_color":
             self.wish = action["color"]
-            events.append({"event": "color_wished", "player": self._turn, "color": self.wish})
+            events.append({"event": "color_wished", "player": self.current, "color": self.wish})
             if self._then == "play":
-                self._phase = "play"
+                self.awaiting = "play"
             else:
-                self._settle(self._turn, events)
+                self._settle(self.current, events)
             self._then = None
         elif kind == "reveal":
             card = action["card"]
             self._from_stack(card)
-            events.append({"event": "revealed", "player": self._turn, "card": card})
+            events.append({"event": "revealed", "player": self.current, "card": card})
             self._refill(events)
             if is_joker(card):  # F11: the revealer wishes at once, then plays
-                self.wish, self._phase, self._then = None, "choose_color", "play"
+                self.wish, self.awaiting, self._then = None, "choose_color", "play"
             else:
-                self._phase = "play"
+                self.awaiting = "play"
         else:  # start_card
             card = action["card"]
             self._from_stack(card)
@@ -290,9 +279,9 @@ class FloppyEars(Engine):
         self.hands[seat] -= 1
         self.held.pop(card, None)
         events.append({"event": "hung", "player": seat, "ear": EARS[ear], "card": card})
-        if self._phase == "setup":
-            if all(e[0] is not None and e[1] is not None for e in self.ears):
-                self._phase = "start_card"
+        if self.awaiting == "setup":
+            if None not in sum(self.ears, []):  # F1: every ear hung
+                self.awaiting = "start_card"
         else:
             self._settle(seat, events)
 
@@ -305,7 +294,7 @@ class FloppyEars(Engine):
             self._take(seat, "penalty", events)
             self._settle(seat, events)
             return
-        if ear is None and any(e is not None and matches(e, top, wish) for e in ears):
+        if ear is None and self._an_ear_matches(seat):
             self.held[card] = seat
             events.append({"event": "stop_ear", "player": seat, "card": card})
             self._take(seat, "penalty", events)
@@ -327,14 +316,14 @@ class FloppyEars(Engine):
             if barked:
                 events.append({"event": "barked", "player": seat, "call": due})
         if due == "woof-woof" and barked:  # F9
-            self._phase, self._turn, self.winners = "over", None, [seat]
+            self.awaiting, self.current, self.winners = "over", None, [seat]
             events.append({"event": "game_over", "winners": [seat]})
             return
         if not barked:  # F8: the penalty card is hung on an ear (the hang is awaited below)
             events.append({"event": "bark_penalty", "player": seat, "missed": due})
             self._take(seat, "bark", events)
         if is_joker(card):
-            self._phase, self._then = "choose_color", "settle"
+            self.awaiting, self._then = "choose_color", "settle"
             return
         self._settle(seat, events)
 
@@ -359,17 +348,17 @@ class FloppyEars(Engine):
     def _settle(self, seat: int, events: list[dict[str, Any]]) -> None:
         """F7: refill an empty ear while there is a hand card; then the turn passes."""
         if self.hands[seat] and None in self.ears[seat]:
-            self._phase, self._turn = "hang", seat
+            self.awaiting, self.current = "hang", seat
         else:
             self._begin_turn((seat + 1) % self.players, events)
 
     def _begin_turn(self, seat: int, events: list[dict[str, Any]]) -> None:
-        self._turn = seat
-        self._phase = "play"
+        self.current = seat
+        self.awaiting = "play"
         if self.options["edition"] == "reveal":  # F11; with stack and pile dry there is nothing to reveal
             self._refill(events)
             if self.stack:
-                self._phase = "reveal"
+                self.awaiting = "reveal"
 
     # -- what could be accepted now -----------------------------------------------------
     def _unknown(self) -> list[str]:
@@ -380,7 +369,7 @@ class FloppyEars(Engine):
         return [c for c in CARDS if c not in placed]
 
     def legal_actions(self) -> list[dict[str, Any]]:
-        phase, seat = self._phase, self._turn
+        phase, seat = self.awaiting, self.current
         if phase == "over":
             return []
         if phase == "choose_color":
@@ -408,7 +397,7 @@ class FloppyEars(Engine):
         cards = [e for e in ears if e is not None]
         if self.hands[seat]:
             hand = [c for c, h in self.held.items() if h == seat] + self._unknown()
-            if any(matches(e, top, wish) for e in cards):
+            if self._an_ear_matches(seat):
                 cards += hand  # every hand card is a "stop ear!"
             else:
                 cards += [c for c in hand if matches(c, top, wish)]

@@ -11,15 +11,13 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Sequence
 
-from controller.games.base import COLORS, QUIET, Engine, OptionsError, Outcome, Rejection, Result
+from controller.games.base import COLORS, QUIET, Engine, OptionsError, Outcome, Rejection, Result, Shape
 
 SPECIALS: tuple[str, ...] = ("ship", "bottle", "sleeper")  # one of each per colour
 LEAVABLE: tuple[str, ...] = ("ship", "bottle", "sleeper", "parrot")  # every special type: no start card (P1)
 PARROT = "parrot"
 HAND = 5  # cards dealt to each seat (seed 001: "Jedes Kind erhält verdeckt 5 Karten")
-CALLS: frozenset[str] = frozenset({"mau", "mau-mau"})
-ACTION_TYPES: frozenset[str] = frozenset({"start_card", "play", "draw", "pass", "choose_color"})
-_PLAYING = ("play", "after_draw")  # when a card may be played
+CALLS: tuple[str, ...] = ("mau", "mau-mau")  # a tuple: ``in`` answers for any value, a list too
 #: The outcomes of a plain draw and of a wish, built once: after QUIET, the commonest.
 _DREW_ONE: tuple[Outcome, ...] = tuple(Outcome(({"event": "drew", "player": s, "count": 1},)) for s in range(4))
 _WISHED: tuple[dict[str, Outcome], ...] = tuple(
@@ -46,6 +44,8 @@ BITS: dict[str, int] = {c: 1 << i for i, c in enumerate(CARDS)}
 CARD_OF_BIT: dict[int, str] = {b: c for c, b in BITS.items()}
 #: The card set of the four bottle posts (the only cards that pass a debt on, P5).
 BOTTLES = sum(BITS[c] for c, (_, pic) in CARDS.items() if pic == "bottle")
+#: The card set of the four parrots (that go on anything but a parrot, P2).
+PARROTS = sum(BITS[c] for c, (_, pic) in CARDS.items() if pic == PARROT)
 
 
 def card_ids(bits: int) -> list[str]:
@@ -61,18 +61,20 @@ def card_ids(bits: int) -> list[str]:
 class DeckTables:
     """One deck in play (P9) with its precomputed match sets, shared between games.
 
-    ``bits`` are the deck's cards as bits, in catalogue order. Match sets
+    ``bits`` are the deck's cards as bits, in catalogue order, and
+    ``bit_of`` maps each card of the deck to its bit. Match sets
     are card sets (see :data:`BITS`): ``wished[colour]`` holds
     the cards that may go on a parrot whose player wished ``colour`` (P2);
     ``topped[card]`` is (colour, picture, the cards that may go on it),
     what playing ``card`` sets.
     """
 
-    __slots__ = ("cards", "bits", "wished", "topped")
+    __slots__ = ("cards", "bits", "bit_of", "wished", "topped")
 
     def __init__(self, leave_out: frozenset[str]) -> None:
         self.cards = {c: info for c, info in CARDS.items() if info[1] not in leave_out}
         self.bits: tuple[int, ...] = tuple(BITS[c] for c in self.cards)
+        self.bit_of: dict[str, int] = {c: BITS[c] for c in self.cards}
         self.wished: dict[str, int] = {
             w: sum(BITS[c] for c, (col, _) in self.cards.items() if col == w) for w in COLORS
         }
@@ -98,10 +100,10 @@ def tables_for(leave_out: Any) -> DeckTables:
 class Pirates(Engine):
     """The referee of Pirate & Co. Mau Mau for 2-4 players.
 
-    ``current``, ``awaiting``, ``top``, ``color``, ``picture``, ``playable``
-    (the card set of :data:`BITS` that may go on the top card now, debt
-    aside), ``pending_draw`` and ``direction`` are plain attributes for
-    speed: read them, never assign them from outside.
+    ``top``, ``color``, ``picture``, ``playable`` (the card set of
+    :data:`BITS` that may go on the top card now, debt aside),
+    ``pending_draw`` and ``direction`` are plain attributes, as
+    ``current`` and ``awaiting`` are: read them, never assign them from outside.
     """
 
     game = "pirates"
@@ -110,10 +112,24 @@ class Pirates(Engine):
     default_options: ClassVar[dict[str, Any]] = {
         "mau_calls": False, "wins_needed": 3, "leave_out": [],
     }
+    shapes: ClassVar[dict[str, Shape]] = {
+        "start_card": Shape(("card",)),
+        "play": Shape(("player", "card"), ("call",)),
+        "draw": Shape(("player",)),
+        "pass": Shape(("player",)),
+        "choose_color": Shape(("player", "color")),
+    }
+    accepts: ClassVar[dict[str, frozenset[str]]] = {
+        "start_card": frozenset({"start_card"}),
+        "play": frozenset({"play", "draw"}),
+        "after_draw": frozenset({"play", "pass"}),  # P3: the drawn card, or keep it
+        "choose_color": frozenset({"choose_color"}),
+        "over": frozenset(),
+    }
 
     __slots__ = (
         "current", "awaiting", "top", "color", "picture", "playable", "pending_draw", "direction",
-        "_tables", "_deck", "_topped", "_mau", "_wins", "_starter", "_hands", "_stack", "_pile", "_wish",
+        "_tables", "_deck", "_bit_of", "_topped", "_mau", "_wins", "_starter", "_hands", "_stack", "_pile", "_wish",
         "_ships", "_round", "_winners",
     )
 
@@ -135,6 +151,7 @@ class Pirates(Engine):
         opts = self.options
         self._tables = tables_for(opts["leave_out"])
         self._deck = self._tables.cards
+        self._bit_of = self._tables.bit_of
         self._topped = self._tables.topped
         self._mau: bool = opts["mau_calls"]
         self._wins: int = opts["wins_needed"]
@@ -176,140 +193,80 @@ class Pirates(Engine):
         """The deck in play as card bits (:data:`BITS`), in catalogue order."""
         return self._tables.bits
 
-    @property
-    def over(self) -> bool:
-        return self.awaiting == "over"
-
     def matches(self, card: str) -> bool:
         """True when ``card`` may go on the top card now (P2), ignoring a bottle-post debt."""
         return bool(BITS.get(card, 0) & self.playable)
 
     # -- validation ---------------------------------------------------------------
     def _check(self, action: dict[str, Any]) -> Rejection | None:
-        kind = action.get("type")
-        aw = self.awaiting
-        if "player" in action:
-            player = action["player"]
-            if type(player) is not int or player != self.current:
-                refusal = self._player_check(action, ACTION_TYPES)
-                if refusal is not None:
-                    return refusal
-        elif aw != "start_card":
-            return Rejection("wrong_action", f"{kind!r} needs the 'player' who acts")
-        if aw == "play":
-            if kind == "play":
-                return self._check_play(action)
-            if kind == "draw":
-                return None
-        elif aw == "after_draw":
-            if kind == "play":
-                return self._check_play(action)
-            if kind == "pass":
-                return None
-        elif aw == "choose_color":
-            if kind == "choose_color":
-                if action.get("color") in COLORS:
-                    return None
-                return Rejection("wrong_action", f"wish one of {', '.join(COLORS)}, not {action.get('color')!r}")
-        elif aw == "start_card" and kind == "start_card":
-            if action.get("card") is None:
-                return Rejection("wrong_action", "start_card needs the 'card' turned up")
-            info = self._deck.get(action.get("card"))
+        kind = action["type"]
+        if kind == "play":
+            return self._play(self.current, action["card"], action.get("call"), dry_run=True)
+        if kind == "choose_color":
+            if action["color"] not in COLORS:
+                return Rejection("wrong_action", f"wish one of {', '.join(COLORS)}, not {action['color']!r}")
+        elif kind == "start_card":
+            card = action["card"]
+            info = self._deck.get(card)
             if info is None:
-                return _unknown(action.get("card"))
+                return _unknown(card)
             if info[1] in LEAVABLE:
                 return Rejection("special_start", "a special card goes under the stack; turn up the next card")
-            return None
-        return Rejection("wrong_action", f"{kind!r} is not possible now: awaiting {aw}")
-
-    def _check_play(self, action: dict[str, Any]) -> Rejection | None:
-        """A card from the hand onto the pile: call, identity, debt, parrot, match (in that order)."""
-        card = action.get("card")
-        call = action.get("call")
-        bit = BITS.get(card, 0)
-        if (bit & self.playable and not self.pending_draw and not bit & self._pile
-                and (call is None or call in CALLS) and self._hands[self.current]):
-            return None  # the common case, accepted in one go
-        return self._refuse_play(card, call)
-
-    def _refuse_play(self, card: Any, call: Any) -> Rejection | None:
-        """The slow path: the first rule a play breaks, in the order of SCENARIOS.md."""
-        if call is not None and call not in CALLS:
-            return Rejection("wrong_action", f"the calls are 'mau' and 'mau-mau', not {call!r}")
-        if not self._hands[self.current]:
-            return Rejection("wrong_action", "that seat holds no card")
-        if card is None:
-            return Rejection("wrong_action", "play needs the 'card' played")
-        info = self._deck.get(card)
-        if info is None:
-            return _unknown(card)
-        if BITS[card] & self._pile:
-            return Rejection("card_elsewhere", f"{card} is already on the discard pile")
-        pic = info[1]
-        if self.pending_draw and pic != "bottle":
-            return Rejection("must_draw", f"draw {self.pending_draw} cards or pass the debt on with a bottle post")
-        if pic == PARROT:
-            if self.picture == PARROT:
-                return Rejection("parrot_on_parrot", "a parrot never goes on a parrot")
-            return None
-        if BITS[card] & self.playable:
-            return None
-        return Rejection("no_match", f"{card} matches neither the colour {self.color} nor the picture of {self.top}")
+        return None  # draw, pass: being awaited is all they need
 
     # -- carrying out -------------------------------------------------------------
     def apply(self, action: Any) -> Result:
         """As :meth:`Engine.apply`, with a fast lane for the turns of a running round.
 
-        Self-play sends every action through here. The lane takes the plays,
-        draws, passes and wishes that :meth:`_check` accepts, checked in one
-        go, and carries them out as :meth:`_do` does (a test holds the two
-        ways equal on random states). Everything else, every refusal
-        included, goes the generic way.
+        Self-play sends every action through here. A well-formed play, draw,
+        pass or wish by the seat whose turn it is, of a type awaited now, is
+        judged by the same rule as :meth:`_check` (:meth:`_play`, or nothing
+        more for a draw or a pass) and carried out as :meth:`_do` does,
+        without the generic checks it has already passed. Everything else
+        goes the generic way.
         """
-        lane = None
-        try:  # checks only: nothing changes before the lane is chosen
-            p = action["player"] if type(action) is dict else None
-            if type(p) is int and p == self.current:
+        if type(action) is dict:
+            try:  # a missing player or type: the generic way names what is missing
+                p = action["player"]
                 kind = action["type"]
+            except KeyError:
+                p = kind = None
+            # The very object: a seat (CPython keeps one object per small int), never true or 1.0.
+            # Only speed rests on it; whatever misses the lane is judged the generic way.
+            if p is self.current:
+                aw = self.awaiting
                 if kind == "play":
-                    card = action["card"]
-                    bit = BITS[card]
-                    call = None if len(action) == 3 else action["call"]
-                    if (bit & self.playable and not bit & self._pile and self.awaiting in _PLAYING
-                            and self._hands[p] and (call is None or call in CALLS)
-                            and (not self.pending_draw or bit & BOTTLES)):
-                        lane = kind
+                    n = len(action)
+                    card = action.get("card")
+                    call = None if n == 3 else action.get("call")
+                    if (aw == "play" or aw == "after_draw") and type(card) is str:
+                        result = self._play(p, card, call)
+                        if type(result) is Outcome:  # accepted
+                            self.log.append(action if n == 3 or (n == 4 and call is not None) else self._logged(action))
+                        return result
                 elif kind == "draw":
-                    if self.awaiting == "play":
-                        lane = kind
+                    if aw == "play":
+                        outcome = self._draw(p)
+                        self.log.append(action if len(action) == 2 else self._logged(action))
+                        return outcome
                 elif kind == "pass":
-                    if self.awaiting == "after_draw":
-                        lane = kind
+                    if aw == "after_draw":
+                        self._pass()
+                        self.log.append(action if len(action) == 2 else self._logged(action))
+                        return QUIET
                 elif kind == "choose_color":
-                    color = action["color"]
-                    if self.awaiting == "choose_color" and color in COLORS:
-                        lane = kind
-        except Exception:  # not a dict, missing keys, odd values: the generic way refuses them properly
-            lane = None
-        if lane is None:
-            return Engine.apply(self, action)
-        if lane == "play":
-            outcome = self._play(p, card, call)
-        elif lane == "draw":
-            outcome = self._draw(p)
-        elif lane == "pass":
-            self._pass()
-            outcome = QUIET
-        else:
-            outcome = self._choose(p, color)
-        self.log.append(action)
-        return outcome
+                    color = action.get("color")
+                    if aw == "choose_color" and color in COLORS:
+                        outcome = self._choose(p, color)
+                        self.log.append(action if len(action) == 3 else self._logged(action))
+                        return outcome
+        return Engine.apply(self, action)
 
     def _do(self, action: dict[str, Any]) -> Sequence[dict[str, Any]]:
         kind = action["type"]
         p = self.current
         if kind == "play":
-            return self._play(p, action["card"], action.get("call")).events
+            return self._play(p, action["card"], action.get("call")).events  # type: ignore[union-attr]
         if kind == "draw":
             return self._draw(p).events
         if kind == "pass":
@@ -357,15 +314,43 @@ class Pirates(Engine):
             self._pass()
         return Outcome(events)
 
-    def _play(self, p: int, card: str, call: str | None) -> Outcome:
-        """Seat ``p`` plays ``card`` from the hand (P2-P8)."""
-        self._pile |= BITS[card]
+    def _play(self, p: int, card: str, call: str | None, dry_run: bool = False) -> Result | None:
+        """Seat ``p`` plays ``card`` from the hand (P2-P8): whether it may, then what it does.
+
+        The one statement of which plays are acceptable, for :meth:`_check`
+        (``dry_run``: None when accepted, and nothing changes), :meth:`_do`
+        and the fast lane of :meth:`apply`, so a refusal and an acceptance
+        can never disagree. The tests run in SCENARIOS.md's order (call,
+        identity, debt, match); a card that matches passes them with a few
+        ``&``. A refusal is the :class:`Rejection` of the first rule broken.
+        """
+        if call is not None and call not in CALLS:
+            return Rejection("wrong_action", f"the calls are 'mau' and 'mau-mau', not {call!r}")
+        if not self._hands[p]:
+            return Rejection("wrong_action", "that seat holds no card")
+        bit = self._bit_of.get(card)
+        if bit is None:
+            return _unknown(card)
+        if bit & self._pile:
+            return Rejection("card_elsewhere", f"{card} is already on the discard pile")
+        if self.pending_draw and not bit & BOTTLES:
+            return Rejection("must_draw", f"draw {self.pending_draw} cards or pass the debt on with a bottle post")
+        if not bit & self.playable:
+            if bit & PARROTS:  # a parrot goes on anything but a parrot, so the top is one
+                return Rejection("parrot_on_parrot", "a parrot never goes on a parrot")
+            return Rejection("no_match", f"{card} matches neither the colour {self.color} nor the picture of {self.top}")
+        if dry_run:
+            return None
+        self._pile |= bit
         self.top = card
         self.color, pic, self.playable = self._topped[card]
         self.picture = pic
         self._wish = None  # a wish stands until a card is played on it (P2)
         left = self._hands[p] = self._hands[p] - 1
         self.awaiting = "play"
+        if left > 1 and pic not in LEAVABLE:  # the commonest play: no call due, the turn passes
+            self.current = (p + self.direction) % self.players
+            return QUIET
         events: list[dict[str, Any]] = []
         if left < 2 and self._mau and call != ("mau" if left else "mau-mau"):
             # P8: one penalty card; after a forgotten "Mau Mau" the round goes on.
@@ -469,9 +454,8 @@ class Pirates(Engine):
         left = self._hands[p] - 1
         call = ("mau" if left else "mau-mau") if self._mau and left < 2 else None
         for card in self._deck:
-            act = {"player": p, "type": "play", "card": card}
-            if self._check_play(act) is None:
-                acts.append(act)
+            if self._play(p, card, None, dry_run=True) is None:
+                acts.append({"player": p, "type": "play", "card": card})
                 if call:
                     acts.append({"player": p, "type": "play", "card": card, "call": call})
         acts.append({"player": p, "type": "draw" if aw == "play" else "pass"})

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.games.base import Engine, OptionsError, Rejection, card_refusal
+from controller.games.base import Engine, OptionsError, Rejection, Shape
 
 FACES: tuple[str, ...] = ("cat", "dog", "mouse", "whistle")
 DEFAULT_DIE: tuple[str, ...] = ("cat", "cat", "cat", "dog", "mouse", "whistle")
@@ -55,6 +55,15 @@ class Policecats(Engine):
     min_players = 2  # the alarm variant; the basic game checks 3 itself
     max_players = 5
     default_options = {"variant": "basic", "die": list(DEFAULT_DIE)}
+    shapes = {
+        "roll": Shape(("player", "face")),
+        "reveal": Shape(("player", "card")),
+        "send_kittens": Shape(("player", "to")),
+        "give": Shape(("player", "card")),
+        "lure": Shape(("player", "card")),
+    }
+    #: Each step awaits the action of its own name.
+    accepts = {**{kind: frozenset({kind}) for kind in shapes}, "over": frozenset()}
 
     @classmethod
     def _check_game_options(cls, players: int, options: dict[str, Any]) -> None:
@@ -78,8 +87,8 @@ class Policecats(Engine):
         self._alarm = self.options["variant"] == "alarm"
         self._faces = frozenset(self.options["die"])
         self._deck_size = len(CAT_CARDS) + (0 if self._alarm else len(POLICE_CARDS))
-        self._turn: int = self.options["first"]
-        self._phase = "roll"
+        self.current = self.options["first"]
+        self.awaiting = "roll"
         self._pending: int | None = None  # family whose kittens await send_kittens
         self._seen: set[str] = set()  # every card revealed so far
         self._where: dict[str, int] = {}  # face-up card -> seat
@@ -90,15 +99,15 @@ class Policecats(Engine):
 
     def _state(self) -> dict[str, Any]:
         return {
-            "turn": self._turn, "phase": self._phase, "pending": self._pending,
+            "turn": self.current, "phase": self.awaiting, "pending": self._pending,
             "seen": sorted(self._seen), "where": dict(self._where),
             "families": [list(f) for f in self._families], "figure": self._figure,
             "track": self._track, "winners": list(self._winners),
         }
 
     def _load(self, state: dict[str, Any]) -> None:
-        self._turn = state["turn"]
-        self._phase = state["phase"]
+        self.current = state["turn"]
+        self.awaiting = state["phase"]
         self._pending = state["pending"]
         self._seen = set(state["seen"])
         self._where = dict(state["where"])
@@ -106,14 +115,6 @@ class Policecats(Engine):
         self._figure = state["figure"]
         self._track = state["track"]
         self._winners = list(state["winners"])
-
-    @property
-    def current(self) -> int | None:
-        return None if self._phase == "over" else self._turn
-
-    @property
-    def awaiting(self) -> str:
-        return self._phase
 
     @property
     def stack(self) -> int:
@@ -161,29 +162,23 @@ class Policecats(Engine):
 
     # -- validation --------------------------------------------------------------
     def _check(self, action: dict[str, Any]) -> Rejection | None:
-        refusal = self._player_check(action, (self._phase,))
-        if refusal is not None:
-            return refusal
-        if "player" not in action:
-            return Rejection("wrong_action", "the action needs the seat of its player")
         kind = action["type"]
         player = action["player"]
         if kind == "roll":
-            face = action.get("face")
-            if not isinstance(face, str) or face not in self._faces:
+            face = action["face"]
+            if face not in self._faces:
                 return Rejection("wrong_action", f"the die has no face {face!r}")
             return None
         if kind == "send_kittens":
-            to = action.get("to")
-            if not isinstance(to, int) or isinstance(to, bool) or not 0 <= to < self.players:
+            to = action["to"]
+            if not 0 <= to < self.players:
                 return Rejection("wrong_action", f"no seat {to!r} to send the kittens to")
             if to not in self._kitten_homes():
                 return Rejection("not_eligible", f"seat {to} has no parent of family {self._pending}")
             return None
-        card = action.get("card")
-        refusal = card_refusal(card, MEMBER, "Policecats")
-        if refusal is not None:
-            return refusal
+        card = action["card"]
+        if card not in MEMBER:
+            return Rejection("unknown_card", f"{card!r} is no Policecats card")
         if kind == "reveal":
             if card in self._seen:
                 return Rejection("card_elsewhere", f"{card} was revealed already")
@@ -237,19 +232,19 @@ class Policecats(Engine):
     def _roll(self, player: int, face: str, events: list[dict[str, Any]]) -> None:
         events.append({"event": "rolled", "player": player, "face": face})
         if face == "cat":
-            self._phase = "reveal"
+            self.awaiting = "reveal"
             return
         if face == "whistle":
             self._whistle(player, events)
         elif face == "dog":
             if self._movable(player):
-                self._phase = "give"
+                self.awaiting = "give"
                 return
             why = "protected by the policecat" if self._protected(player) else "no cat card to give"
             events.append({"event": "nothing_happens", "player": player, "face": face, "reason": why})
         else:  # mouse
             if self._lurable(player):
-                self._phase = "lure"
+                self.awaiting = "lure"
                 return
             events.append({"event": "nothing_happens", "player": player, "face": face,
                            "reason": "no cat card to lure"})
@@ -276,7 +271,7 @@ class Policecats(Engine):
             homes = sorted({self._where[p] for p in parents(family) if p in self._where})
             if len(homes) == 2:
                 self._pending = family
-                self._phase = "send_kittens"
+                self.awaiting = "send_kittens"
                 return
             if homes:
                 self._run(family, player, homes[0], events)
@@ -322,14 +317,14 @@ class Policecats(Engine):
     def _end_turn(self, events: list[dict[str, Any]]) -> None:
         """C9/C10: the game ends when the stack is empty or the figure reached the track's end."""
         if self.stack == 0 or (self._alarm and self._track >= TRACK_END):
-            self._phase = "over"
+            self.awaiting, self.current = "over", None
             scores = self.scores()
             best = max(scores)
             self._winners = [seat for seat, score in enumerate(scores) if score == best]
             events.append({"event": "game_over", "winners": list(self._winners), "scores": scores})
             return
-        self._turn = (self._turn + 1) % self.players
-        self._phase = "roll"
+        self.current = (self.current + 1) % self.players
+        self.awaiting = "roll"
 
     # -- what can be seen ------------------------------------------------------------
     def scores(self) -> list[int]:
@@ -347,8 +342,8 @@ class Policecats(Engine):
             tableau[seat].append(card)
         return {
             "current": self.current,
-            "awaiting": self._phase,
-            "over": self._phase == "over",
+            "awaiting": self.awaiting,
+            "over": self.awaiting == "over",
             "winners": list(self._winners),
             "stack": self.stack,
             "tableau": [sorted(cards) for cards in tableau],
@@ -363,8 +358,8 @@ class Policecats(Engine):
         }
 
     def legal_actions(self) -> list[dict[str, Any]]:
-        seat = self._turn
-        phase = self._phase
+        seat = self.current
+        phase = self.awaiting
         if phase == "roll":
             return [{"player": seat, "type": "roll", "face": f} for f in FACES if f in self._faces]
         if phase == "reveal":

@@ -116,3 +116,69 @@ def test_template_context_numbers_seats_from_one_and_names_where_the_figure_went
     assert BOOK.show("policecat_moved", {"player": 1, "track": 3}).say == ("policecat-step",)
     assert BOOK.show("rejected", {"code": "no_match"}).say == ("no-match",)
     assert BOOK.show("rejected", {"code": "wrong_action"}).say == ()
+
+
+# -- the voice queue and the transcript (issue 11, item 8) -------------------------------------------------
+def voice_stage(tmp_path: Path):
+    from controller.stage import DeviceStage
+    from hardware.clock import FakeClock
+
+    shows = tmp_path / "shows.toml"
+    shows.write_text('[prompt.long]\nsay = ["a1", "a2", "a3"]\n[prompt.short]\nsay = "b1"\n'
+                     '[show.no]\nsay = "no"\n[show.yes]\nsay = "yes"\n', encoding="utf-8")
+    lines = ("a1", "a2", "a3", "b1", "no", "yes")
+    clock = FakeClock(0.0)
+    return DeviceStage(None, None, ShowBook.load(shows), clock, durations={f"voice/en/{x}": 1.0 for x in lines}), clock
+
+
+def test_a_new_prompt_replaces_every_line_of_the_prompt_not_yet_said(tmp_path: Path) -> None:
+    stage, _ = voice_stage(tmp_path)
+    stage.prompt("long")
+    stage.prompt("short")
+    assert list(stage.voice) == [("b1", True)], "an out-of-date prompt line would still be said"
+
+
+def test_taps_faster_than_speech_build_no_backlog_and_the_newest_answer_is_said(tmp_path: Path) -> None:
+    from controller.stage import WAITING
+
+    stage, clock = voice_stage(tmp_path)
+    for n in range(400):  # a child hammering cards: one answer per tap, far faster than the box speaks
+        stage.show("no" if n % 2 else "yes")
+        clock.advance(0.01)
+        stage.tick()
+    assert len(stage.voice) <= WAITING
+    assert stage.voice[-1] == ("no", False), "the answer to the last tap is still to come"
+    clock.advance(60.0)
+    for _ in range(WAITING + 1):
+        stage.tick()
+        clock.advance(2.0)
+    assert not stage.voice and stage.transcript[-1:][0][1:] == ("say", "no")
+
+
+def test_the_transcript_keeps_its_newest_entries_and_counts_them_all() -> None:
+    from controller.stage import Transcript
+
+    transcript = Transcript(keep=3)
+    for n in range(5):
+        transcript.append((float(n), "show", f"s{n}"))
+    assert len(transcript) == 5  # a reader's "how far I read" stays valid
+    assert [name for _t, _k, name in transcript] == ["s2", "s3", "s4"]
+    assert [name for _t, _k, name in transcript[3:]] == ["s3", "s4"]
+    assert [name for _t, _k, name in transcript[0:]] == ["s2", "s3", "s4"]  # the rest was let go
+    assert [name for _t, _k, name in reversed(transcript)] == ["s4", "s3", "s2"]
+
+
+def test_the_volume_never_goes_below_silence(tmp_path: Path) -> None:
+    """Issue 15, mutation 6: only the upper bound was tested."""
+    from pydantic import ValidationError
+
+    from controller.config import Config
+
+    with pytest.raises(ValidationError):
+        Config(volume=-0.1)
+    box, stage, clock = make_box(tmp_path, volume=0.2, volume_max=0.7)
+    for _ in range(5):
+        clock.advance(3)
+        box.tap("table", "control-volume-down")
+        box.removed("table")
+    assert box.volume == 0.0, "the volume-down card stops at silence"

@@ -91,6 +91,25 @@ def test_holding_the_button_sends_held_once_after_the_hold_time(mock_pins, clock
     asyncio.run(scenario())
 
 
+def test_every_hold_is_reported_not_only_the_first(mock_pins, clock):
+    """Issue 15, mutation 7: a second hold never reported left the box waiting for it."""
+    async def scenario():
+        sink = EventSink()
+        button = die_button(sink, clock, hold_time=1.0)
+        button.start()
+        pin = mock_pins.pin(17)
+        for _ in range(2):
+            pin.drive_low()
+            await clock.run_for(1.5)
+            pin.drive_high()
+            await clock.run_for(0.5)
+        events = sink.drain()
+        button.stop()
+        assert kinds(events) == ["ButtonPressed", "ButtonHeld", "ButtonReleased"] * 2
+
+    asyncio.run(scenario())
+
+
 def test_a_press_released_before_the_hold_time_is_not_held_even_if_pressed_again(mock_pins, clock):
     async def scenario():
         sink = EventSink()

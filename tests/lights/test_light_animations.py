@@ -299,9 +299,9 @@ def test_the_track_shows_where_the_figure_stands() -> None:
 def test_the_turn_ring_lights_the_players_arc_in_their_colour_with_the_colour_to_match() -> None:
     ring = TurnRing(n=24, seat=1, players=3, match=CARD_COLORS["red"])
     frame = ring.frame(ring.duration)
-    arc = frame[8:16]  # seat 1 of 3 on 24 pixels
-    assert arc[0] == arc[-1] == SEAT_COLORS[1]
-    assert arc[3] == arc[4] == CARD_COLORS["red"]
+    arc = frame[8:16]  # seat 1 of 3 on 24 pixels: the middle third (2 of 8 either side kept) in the match colour
+    seat, red = SEAT_COLORS[1], CARD_COLORS["red"]
+    assert arc == [seat, seat, red, red, red, red, seat, seat]
     others = frame[:8] + frame[16:]
     assert all(max(p) <= 26 for p in others)  # the others glow dimly in their own colours
     assert frame[0] != OFF and dominant(frame[0]) == "r" and dominant(frame[20]) == "b"
