@@ -29,8 +29,8 @@ from controller.games import engine_class
 from tests.box.helpers import make_box
 
 GAMBOX = [sys.executable, "-m", "controller.cli"]
-RUNS_PER_CHUNK = 10
-CHUNKS = 2  # 20 runs here; bench/power_cut.py runs the 200-kill campaign
+RUNS_PER_CHUNK = 5
+CHUNKS = 4  # 20 runs here, in short tests that share the cores; bench/power_cut.py runs the 200-kill campaign
 
 
 def reference_game(tmp_path: Path, seed: int) -> tuple[list[str], list[str]]:
