@@ -85,7 +85,7 @@ class Daemon:
         self.journal = Journal(state / "journal.sqlite")
         self.registry = Registry(state / "tags.sqlite")
         self.stage = DeviceStage.for_devices(self.devices, ShowBook.load(), self.clock, self.config)
-        self.box = Box(self.config, self.journal, self.registry, self.stage, self.clock.monotonic)
+        self.box = Box(self.config, self.journal, self.registry, self.stage, self.clock, power_off=_power_off())
         self.box.listeners.append(self._acknowledge)
         for sig in (signal.SIGTERM, signal.SIGINT):
             with suppress(NotImplementedError, RuntimeError):
@@ -154,10 +154,12 @@ class Daemon:
             box.removed(event.reader, event.uid)
         elif isinstance(event, ButtonPressed):
             self._held.discard(event.button)
+            box.down(event.button)
         elif isinstance(event, ButtonHeld):
             self._held.add(event.button)
             box.hold(event.button)
         elif isinstance(event, ButtonReleased):
+            box.up(event.button)
             if event.button not in self._held:
                 box.press(event.button)
             self._held.discard(event.button)
@@ -190,6 +192,15 @@ class Daemon:
         while self.box.pending is not None:
             await self.clock.sleep(0.05)
         self.stopping.set()
+
+
+def _power_off() -> Callable[[], None] | None:
+    """The Pi's shutdown, where this tree has it (``controller.power``); None: the box says it cannot."""
+    try:
+        from controller.power import power_off
+    except ImportError:
+        return None
+    return power_off
 
 
 def run(config: Config, stdin: bool | None = None) -> int:

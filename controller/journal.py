@@ -145,13 +145,49 @@ class Journal:
             )
         return int(cur.lastrowid)
 
-    def record(self, game_id: int, seq: int, action: dict[str, Any]) -> None:
-        """Commit one accepted action (durable when this returns)."""
+    def record(self, game_id: int, seq: int, action: dict[str, Any], winners: list[int] | None = None) -> None:
+        """Commit one accepted action, and with ``winners`` the game's end, in one transaction."""
         with self._transaction():
             self.db.execute(
                 "INSERT INTO actions (game_id, seq, action, at) VALUES (?,?,?,?)",
                 (game_id, seq, json.dumps(action, sort_keys=True), self.wall()),
             )
+            if winners is not None:
+                self.db.execute("UPDATE games SET ended=?, winners=? WHERE id=?",
+                                (self.wall(), json.dumps(winners), game_id))
+
+    def sync(self) -> None:
+        """Make what was recorded durable (``synchronous=FULL`` already does on every commit)."""
+
+    def abandon(self, game_id: int) -> None:
+        """Mark a game abandoned for good: it is never resumed."""
+        with self._transaction():
+            self.db.execute("UPDATE games SET abandoned=1 WHERE id=? AND ended IS NULL", (game_id,))
+
+    def undo(self, game_id: int, seq: int) -> dict[str, Any]:
+        """Take back the game's last action (``seq``), keeping it in ``undone``; an ended game is open again."""
+        with self._transaction():
+            self.db.execute(
+                "CREATE TABLE IF NOT EXISTS undone (game_id INTEGER NOT NULL, seq INTEGER NOT NULL,"
+                " action TEXT NOT NULL, at REAL NOT NULL)"
+            )
+            row = self.db.execute("SELECT action FROM actions WHERE game_id=? AND seq=?", (game_id, seq)).fetchone()
+            last = self.db.execute("SELECT MAX(seq) FROM actions WHERE game_id=?", (game_id,)).fetchone()[0]
+            if row is None or last != seq:
+                raise JournalError(f"game {game_id} has no last action {seq} to take back")
+            self.db.execute("INSERT INTO undone (game_id, seq, action, at) VALUES (?,?,?,?)",
+                            (game_id, seq, row[0], self.wall()))
+            self.db.execute("DELETE FROM actions WHERE game_id=? AND seq=?", (game_id, seq))
+            self.db.execute("UPDATE games SET ended=NULL, winners=NULL WHERE id=?", (game_id,))
+        return json.loads(row[0])
+
+    def undone(self, game_id: int) -> list[dict[str, Any]]:
+        """The actions taken back in a game, oldest first."""
+        try:
+            rows = self.db.execute("SELECT action FROM undone WHERE game_id=? ORDER BY rowid", (game_id,))
+        except sqlite3.OperationalError:  # nothing was ever taken back
+            return []
+        return [json.loads(r[0]) for r in rows]
 
     def finish(self, game_id: int, winners: list[int]) -> None:
         with self._transaction():

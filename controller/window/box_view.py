@@ -12,7 +12,6 @@ from typing import Any
 
 from controller.daemon import Daemon
 from controller.games import GAME_IDS
-from controller.games.base import COLORS
 from controller.window.cards import hand_order
 from controller.window.seats import Seats
 from controller.window.view import SeatView, TableView, describe_action, hint, seat_name, spoken_text
@@ -103,7 +102,7 @@ def box_view(daemon: Daemon, seats: Seats, you: int, *, language: str = "en", fo
         seats=seat_views,
         top=state.get("top"),
         stack=state.get("stack"),
-        color=COLORS[box.wish] if choosing else state.get("color"),
+        color=box.wish if choosing else state.get("color"),
         choosing_color=choosing,
         hand=hand,
         own_ears=tuple(ears[you]) if ears is not None else None,
