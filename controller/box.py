@@ -259,18 +259,14 @@ class Box:
                 self.new_game(*start)
         elif self.calls.pending is not None:
             self._make_call()
-        elif engine.over:
-            if self.handover.waiting(self.now()):
-                self._wait()
-            else:
-                self.new_game(engine.game, engine.players)
-        elif engine.awaiting == "choose_color":
-            if self.handover.waiting(self.now()):
-                self._wait()
-            else:
-                self._act({"type": "choose_color", "player": engine.current, "color": self.wish})
-        else:
+        elif not engine.over and engine.awaiting != "choose_color":
             self._undo_gesture()
+        elif self.handover.waiting(self.now()):
+            self._wait()
+        elif engine.over:
+            self.new_game(engine.game, engine.players)
+        else:
+            self._act({"type": "choose_color", "player": engine.current, "color": self.wish})
 
     def fault(self, device: str, message: str) -> None:
         log.error("device %s: %s", device, message)

@@ -255,7 +255,8 @@ class _Transaction:
         if kind is None:
             self.db.execute("COMMIT")
             return False
-        self.db.execute("ROLLBACK")
+        if self.db.in_transaction:  # SQLite has already rolled back after a full disk
+            self.db.execute("ROLLBACK")
         if isinstance(exc, sqlite3.Error):
             raise JournalError(f"journal write failed: {exc}") from exc
         return False

@@ -261,3 +261,21 @@ def test_the_menu_offers_the_player_counts_the_variant_allows(tmp_path: Path) ->
     assert seen == [5, 2], "with the alarm, two players are offered too"
     box.hold("die")
     assert box.engine.players == 2 and box.engine.options["variant"] == "alarm"
+
+
+def test_the_snapshot_says_what_the_box_is_doing(tmp_path: Path) -> None:
+    """For status and MQTT: the menu's choices, then the game as it stands (seats 0-based)."""
+    box, stage, clock = make_box(tmp_path)
+    snap = box.snapshot()
+    assert snap["mode"] == "menu" and snap["menu"] == {"game": "floppy-ears", "players": None, "variants": {}}
+    assert "game" not in snap and snap["last_roll"] is None
+    box.tap("table", "control-game-policecats")
+    box.removed("table")
+    box.tap("table", "control-players-3")
+    box.press("die")
+    snap = box.snapshot()
+    roll = box.engine.log[-1]
+    assert snap["mode"] == "playing" and (snap["game"], snap["players"], snap["current"]) == ("policecats", 3, 0)
+    assert snap["last_roll"] == {"player": 0, "face": roll["face"]} and snap["actions"] == 1
+    assert snap["started"] == box.journal.game(box.game_id).started and snap["scores"] == [0, 0, 0]
+    assert snap["menu"]["game"] == "policecats"
