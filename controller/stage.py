@@ -24,6 +24,7 @@ from controller.lights import (
     Animation, Attract, CARD_COLORS, DieRoll, PoliceTrack, RejectionFlash, ResumedSweep, SEAT_COLORS, SeaRoute,
     ShipSail, Siren, Still, TreasureSparkle, TurnRing, WishedColor,
 )
+from controller.lights.base import spread
 from controller.lights.colors import WHITE
 from controller.shows import Cue, ShowBook
 from controller.voice import voice_path
@@ -70,6 +71,19 @@ def rgb(name: str | None, fallback: tuple[int, int, int] = WHITE) -> tuple[int, 
     if name in CARD_COLORS:
         return CARD_COLORS[name]
     return WHITE if name == "white" else fallback
+
+
+def ear_arcs(n: int, players: int, seat: int, ear: str) -> list[tuple[int, int]]:
+    """The turn ring's seat arcs with ``seat``'s narrowed to the side of the ear to hang.
+
+    The ring runs clockwise seen from above, so for a player facing the box
+    the later half of their arc is on their left.
+    """
+    arcs = spread(n, players)
+    start, width = arcs[seat]
+    half = max(1, width // 2)
+    arcs[seat] = (start + width - half, half) if ear == "left" else (start, half)
+    return arcs
 
 
 @dataclass(slots=True)
@@ -250,6 +264,8 @@ class DeviceStage:
         if segment == "turn-ring" and seat is not None:
             if scene.choosing_color:
                 return Still(n=n, pixels=[rgb(scene.color)] * n)
+            if scene.ear is not None:  # Floppy Ears' setup: whose ear, and which side
+                return TurnRing(n=n, seat=seat, players=scene.players, arcs=ear_arcs(n, scene.players, seat, scene.ear))
             match = CARD_COLORS.get(scene.color or "")
             return TurnRing(n=n, seat=seat, players=scene.players, match=match)
         if segment == "sea-route" and scene.game == "pirates" and scene.ships:

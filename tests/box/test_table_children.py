@@ -249,3 +249,30 @@ def test_the_repeat_filter_remembers_one_tag_per_reader_however_many_it_saw(tmp_
         box.tap("table" if n % 2 else "hand", n.to_bytes(7, "big"))
         clock.advance(0.01)
     assert len(box.taps) == 2
+
+
+def test_the_turn_ring_lights_the_side_of_the_ear_to_hang_at_that_seat(tmp_path: Path) -> None:
+    """Through the daemon onto the simulated strip: seat 0's left half, then its right half, then seat 1's."""
+    import asyncio
+
+    from controller.autoplay import Input, perform
+    from tests.box.daemon_helpers import started, stopped
+
+    async def scenario() -> None:
+        daemon, task, clock, _lines = await started(tmp_path)
+        daemon.box.new_game("floppy-ears", 2)
+        lit = []
+        for card in ("red-1", "blue-2", "green-3"):
+            await clock.run_for(1)
+            ring = daemon.devices.leds.shown("turn-ring")
+            brightest = max(sum(px) for px in ring)
+            lit.append([i for i, px in enumerate(ring) if sum(px) > brightest / 2])  # other seats glow dimly
+            await perform(daemon.devices, [Input("tap", card)], clock.run_for)
+        await stopped(daemon, task)
+        n = len(daemon.devices.leds.shown("turn-ring"))
+        half = n // 4
+        assert lit[0] == list(range(n // 2 - half, n // 2)), "seat 0 (yellow), left ear: the later half of its arc"
+        assert lit[1] == list(range(0, half)), "seat 0, right ear: the earlier half"
+        assert lit[2] == list(range(n - half, n)), "seat 1's left ear"
+
+    asyncio.run(scenario())
