@@ -8,8 +8,9 @@ light. Tests drive it the same way with a fake clock.
 
 The box composes its rooms: the :class:`~controller.menu.Menu` (choosing a
 game, settings), the :class:`~controller.calls.CallWindow` (a tap waiting
-for "woof" or "Mau") and the :class:`~controller.handover.Handover` (a
-press too soon after a turn passed). What it remembers beyond them and the
+for "woof" or "Mau"), the :class:`~controller.handover.Handover` (a press
+too soon after a turn passed) and the die button's long
+:class:`~controller.gestures.Gestures` (undo, switching off). What it remembers beyond them and the
 referee is only what no engine can know: the die's random generator and the
 colour being chosen on the turn ring. Everything else is derived from the
 referee, so a resumed game is simply a replayed one, and taking an action
@@ -30,6 +31,7 @@ from controller.config import Config
 from controller.decks import deck_of
 from controller.games import engine_class
 from controller.games.base import COLORS, Engine, Outcome, Rejection
+from controller.gestures import Gestures
 from controller.handover import Handover
 from controller.journal import Journal, JournalError
 from controller.menu import Menu
@@ -80,10 +82,7 @@ class Box:
         self.last_roll: dict[str, Any] | None = None
         self.wish: str = COLORS[0]  # the colour being chosen on the turn ring
         self.storage_fault = False
-        # the die button's gestures
-        self.undo_until: float | None = None  # a second hold before this takes the last action back
-        self.power_off_at: float | None = None  # the die button, held down in the menu, switches off then
-        self.goodbye_at: float | None = None  # the goodbye show is over: the power goes
+        self.gestures = Gestures(config.undo_hold_window, config.power_off_hold, GOODBYE_SECONDS)
         #: Called with (action, outcome) once an action is in the journal.
         self.listeners: list[Callable[[dict[str, Any], Outcome], None]] = []
         #: Called with the action taken back, once the journal took it back.
@@ -167,7 +166,7 @@ class Box:
         self.engine, self.game_id, self.seq, self.started_at = engine, game_id, 0, started
         self.die, self.last_roll = random.Random(seed), None
         self.calls.take()
-        self.power_off_at = self.undo_until = None
+        self.gestures.cancel()
         self.handover.reset(self._turn())
 
     def abandon_game(self) -> None:
@@ -222,13 +221,13 @@ class Box:
 
     def down(self, button: str) -> None:
         """The button went down: in the menu, holding the die button long enough switches the box off."""
-        if button == DIE and self.engine is None:
-            self.power_off_at = self.now() + self.config.power_off_hold
+        if button == DIE:
+            self.gestures.down(self.now(), in_menu=self.engine is None)
 
     def up(self, button: str) -> None:
         """The button was let go (after a press or a hold)."""
         if button == DIE:
-            self.power_off_at = None
+            self.gestures.up()
 
     def press(self, button: str) -> None:
         """A short press (released before the hold time)."""
@@ -277,7 +276,7 @@ class Box:
 
     # -- timers ------------------------------------------------------------------
     def next_deadline(self) -> float | None:
-        due = [self.goodbye_at, self.power_off_at, self.calls.pending and self.calls.pending.deadline]
+        due = [self.gestures.next_deadline(), self.calls.pending and self.calls.pending.deadline]
         if self.engine is None:
             due.append(self.menu.next_deadline())
         due = [d for d in due if d]
@@ -291,12 +290,10 @@ class Box:
             self._act(pending.action)
         if self.engine is None:
             self.menu.poll(now)
-        if self.power_off_at is not None and now >= self.power_off_at:
-            self.power_off_at = None
+        gesture = self.gestures.due(now)
+        if gesture == "shut_down":
             self.shut_down()
-        if self.goodbye_at is not None and now >= self.goodbye_at:
-            self.goodbye_at = None
-            assert self.power_off is not None
+        elif gesture == "power_off" and self.power_off is not None:
             log.info("switching off")
             self.power_off()
 
@@ -336,14 +333,14 @@ class Box:
         if self.power_off is None:
             self.stage.show("rejected", code="not_available", reason="this box cannot switch itself off")
             return
-        if self.goodbye_at is None:
+        if self.gestures.say_goodbye(self.now()):
             log.info("goodbye: switching off in %.0f s", GOODBYE_SECONDS)
             self.calls.take()
             self.stage.show("goodbye")
-            self.goodbye_at = self.now() + GOODBYE_SECONDS
 
     def _open_menu(self) -> None:
-        self.engine, self.game_id, self.undo_until = None, None, None
+        self.engine, self.game_id = None, None
+        self.gestures.cancel()
         self.calls.take()
         self.menu.open(self.now())
 
@@ -459,17 +456,14 @@ class Box:
     # -- taking back ---------------------------------------------------------------
     def _undo_gesture(self) -> None:
         """A hold of the die button during play: the first asks, a second within the window takes back."""
-        now = self.now()
-        if self.undo_until is not None and now <= self.undo_until:
-            self.undo_until = None
+        if self.gestures.second_hold(self.now()):
             self.undo()
         else:
-            self.undo_until = now + self.config.undo_hold_window
             self.stage.prompt("undo-hold-again")
 
     def undo(self) -> None:
         """Take back the last accepted action (or the tap waiting for its call): the referee replays without it."""
-        self.undo_until = None
+        self.gestures.cancel()
         engine = self.engine
         if self.calls.pending is not None:
             pending = self.calls.take()
