@@ -276,3 +276,18 @@ def test_the_turn_ring_lights_the_side_of_the_ear_to_hang_at_that_seat(tmp_path:
         assert lit[2] == list(range(n - half, n)), "seat 1's left ear"
 
     asyncio.run(scenario())
+
+
+def test_the_winning_action_can_be_taken_back_and_the_game_goes_on(tmp_path: Path) -> None:
+    from tests.box.helpers import play_to_the_end
+
+    box, stage, clock = make_box(tmp_path, seed=4)
+    box.new_game("floppy-ears", 2)
+    play_to_the_end(box, clock, 4)
+    game_id = box.game_id
+    assert box.journal.game(game_id).winners
+    box.tap("table", "control-undo")
+    assert not box.engine.over and box.journal.game(game_id).ended is None
+    box.journal.close()
+    again = Box(box.config, Journal(tmp_path / "journal.sqlite"), Registry(tmp_path / "tags.sqlite"), RecordingStage(), clock)
+    assert again.start() and again.game_id == game_id, "the game reopened is resumed"
