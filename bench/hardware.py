@@ -29,7 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from hardware.clock import SystemClock  # noqa: E402
 from hardware.events import EventSink, TagSeen  # noqa: E402
-from hardware.profile import build_devices, load_profile  # noqa: E402
+from hardware.factory import build_devices
+from hardware.profile import load_profile  # noqa: E402
 
 IDLE_LIMIT_PERCENT = 1.0
 P99_LIMIT_MS = 1.0

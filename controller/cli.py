@@ -58,10 +58,12 @@ def cmd_demo(args: argparse.Namespace) -> int:
     from controller.demo import run_demo
     from controller.games.base import OptionsError
 
-    if args.speed <= 0:
+    if args.speed is not None and args.speed <= 0:
         return _fail("--speed must be above 0")
+    if args.all and args.game:
+        return _fail("--all plays every game: leave out --game")
     try:
-        return run_demo(args.game, args.players, args.seed, args.speed)
+        return run_demo(args.game, args.players, args.seed, args.speed, args.all)
     except OptionsError as exc:
         return _fail(str(exc))
 
@@ -207,14 +209,15 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--limit", type=int, default=50)
     p.set_defaults(func=cmd_history)
 
-    p = sub.add_parser("demo", help="bots play the simulated box in the terminal")
-    p.add_argument("--game", choices=GAME_IDS, help="one game (default: one of each, in turn)")
+    p = sub.add_parser("demo", help="bots play the simulated box in the terminal (alone: a one-minute show)")
+    p.add_argument("--game", choices=GAME_IDS, help="one whole game at a person's pace (default: a short show)")
+    p.add_argument("--all", action="store_true", help="a whole game of each, in turn, at a person's pace")
     p.add_argument("--players", type=int)
     p.add_argument("--seed", type=int, default=1)
-    p.add_argument("--speed", type=float, default=1.0, help="how much faster than a person (default 1)")
+    p.add_argument("--speed", type=float, help="how much faster than a person (default 1; the short show 2)")
     p.set_defaults(func=cmd_demo)
 
-    p = sub.add_parser("sim", help="play at a virtual table in a window: you at seat 1, bots at the others")
+    p = sub.add_parser("sim", help="play at a virtual table in a window: you are Player 1, bots play the others")
     p.add_argument("--game", choices=GAME_IDS, help="start this game (default: the box's menu)")
     p.add_argument("--players", type=int)
     p.add_argument("--seed", type=int, help="the deal and the die (default: a new one each time; 1 for --screenshot)")
@@ -248,7 +251,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
+def run_command(argv: list[str] | None = None) -> int:
     from controller.config import ConfigError
     from hardware.profile import ProfileError
 
@@ -259,6 +262,21 @@ def main(argv: list[str] | None = None) -> int:
         return _fail(str(exc))
     except KeyboardInterrupt:
         return 130
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The ``gamebox`` command, quiet when the reader of its output goes away (``gamebox status | head -3``)."""
+    from controller.output import GuardedStdout, ReaderGone
+
+    stdout = sys.stdout = GuardedStdout(sys.stdout)
+    try:
+        code = run_command(argv)
+        stdout.flush()  # what is still buffered meets a gone reader here, not in the interpreter's exit
+    except ReaderGone:
+        code = 141
+    finally:
+        sys.stdout = stdout.stream
+    return 141 if stdout.gone else code  # 128 + SIGPIPE: what a shell shows for a tool its pipe stopped
 
 
 if __name__ == "__main__":

@@ -26,6 +26,7 @@ from typing import Any, Callable
 from controller.box import DIE, Box
 from controller.config import Config
 from controller.journal import Journal
+from controller.narration import Narrator
 from controller.shows import ShowBook
 from controller.siminput import SimInput
 from controller.stage import DeviceStage
@@ -34,7 +35,8 @@ from hardware.clock import Clock, SystemClock
 from hardware.events import (
     ButtonHeld, ButtonPressed, ButtonReleased, DeviceFault, DeviceRecovered, EventSink, PuckPressed, TagGone, TagSeen,
 )
-from hardware.profile import Devices, build_devices, load_profile
+from hardware.factory import Devices, build_devices
+from hardware.profile import load_profile
 
 log = logging.getLogger("gamebox.daemon")
 
@@ -90,6 +92,8 @@ class Daemon:
         for sig in (signal.SIGTERM, signal.SIGINT):
             with suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, self.stopping.set)
+        if any(reader.driver == "sim" for reader in self.devices.readers.values()):  # say in words what the box does
+            self.stage.listeners.append(Narrator(self.out, lambda: self.stage.language))
         tasks = []
         try:
             self.devices.start(self.stage.sounds)

@@ -1,5 +1,10 @@
 """``gamebox demo``: bots play the real box, in the terminal, at a pace a person can follow.
 
+With no arguments it is a short show (about a minute: a two-player game of
+Floppy Ears, twice as fast as people play, every line the box says
+printed), since a newcomer should see what the box does before deciding to
+watch more; ``--game G`` or ``--all`` play whole games at a person's pace.
+
 Nothing here plays the games: the daemon runs on the simulated devices, and
 bots at every seat tap control cards to choose the game, then tap cards and
 press the die button through the virtual table, exactly as people would.
@@ -14,7 +19,6 @@ import os
 import sys
 import tempfile
 import time
-import tomllib
 from pathlib import Path
 from typing import Any, Awaitable, Callable, TextIO
 
@@ -23,11 +27,13 @@ from controller.config import load_config
 from controller.daemon import Daemon
 from controller.games import GAME_IDS, engine_class
 from controller.lights import CARD_COLORS, SEAT_COLORS
-from controller.stage import VOICE
+from controller.narration import player_name, spoken_text
 from hardware.clock import Clock
 
 PLAYERS = {"floppy-ears": 3, "pirates": 3, "policecats": 4}
 PACE = 1.2  # seconds between two inputs at speed 1
+SHOW = ("floppy-ears", 2, 2.0)
+"""The short show: game, players and speed; with seed 1 its game takes about 110 s of box time, 55 s to watch."""
 
 
 class ScaledClock:
@@ -67,7 +73,7 @@ def pixels_text(pixels: list[tuple[int, int, int]], colour: bool) -> str:
 
 
 def describe(seat: int | None, action: dict[str, Any]) -> str:
-    who = f"player {seat + 1}" if seat is not None else "the table"
+    who = player_name(seat) if seat is not None else "the table"
     kind = action["type"]
     if "card" in action:
         return f"{who} taps {action['card']}" + (f" and calls {action['call']}" if action.get("call") else "")
@@ -76,7 +82,7 @@ def describe(seat: int | None, action: dict[str, Any]) -> str:
     if kind == "choose_color":
         return f"{who} chooses {action['color']}"
     if kind == "send_kittens":
-        return f"{who} sends the kittens to player {action['to'] + 1}"
+        return f"{who} sends the kittens to {player_name(action['to'])}"
     return f"{who}: {kind}"
 
 
@@ -86,7 +92,6 @@ class Demo:
     def __init__(self, clock: Clock, wait: Callable[[float], Awaitable[None]], out: TextIO,
                  colour: bool, language: str = "en", state_dir: Path | None = None, profile: str = "sim") -> None:
         self.clock, self.wait, self.stream, self.colour = clock, wait, out, colour
-        self.lines = tomllib.loads((VOICE / "lines.toml").read_text(encoding="utf-8"))
         self.language = language
         self._state = tempfile.TemporaryDirectory(prefix="gamebox-demo-") if state_dir is None else None
         config = load_config(None, state_dir=str(state_dir or self._state.name), profile=profile, language=language)
@@ -103,8 +108,7 @@ class Demo:
         transcript = self.daemon.stage.transcript
         for _at, kind, name in transcript[self._seen:]:
             if kind == "say":
-                text = self.lines.get(name, {}).get(self.language) or self.lines.get(name, {}).get("en", name)
-                self.say(f"    box says: {text}")
+                self.say(f"    box says: {spoken_text(name, self.language)}")
             elif kind == "show" and name in ("rejected", "unknown_card", "other_game", "device_fault"):
                 self.say(f"    box answers: {name.replace('_', ' ')}")
         self._seen = len(transcript)
@@ -137,7 +141,7 @@ class Demo:
                 winners = box.engine.view()["winners"]
                 await self.wait(3.0)
                 self.echo()
-                self.say(f"== {game}: " + ", ".join(f"player {w + 1}" for w in winners) + " won ==")
+                self.say(f"== {game}: " + ", ".join(player_name(w) for w in winners) + " won ==")
                 results.append((game, winners))
         finally:
             self.daemon.stopping.set()
@@ -162,17 +166,34 @@ def audio_device_likely() -> bool:
     return any(p.exists() for p in servers) or bool(os.environ.get("PULSE_SERVER")) or any(Path("/dev/snd").glob("pcmC*p"))
 
 
-def run_demo(game: str | None, players: int | None, seed: int, speed: float, stream: TextIO = sys.stdout) -> int:
+def plan(game: str | None, players: int | None, every: bool, speed: float | None) -> tuple[list[tuple[str, int]], float]:
+    """The games to play and how fast: the short show unless a game (or all of them) is asked for."""
+    if every:
+        return [(g, players or PLAYERS[g]) for g in GAME_IDS], speed or 1.0
+    if game:
+        return [(game, players or PLAYERS[game])], speed or 1.0
+    show_game, show_players, show_speed = SHOW
+    return [(show_game, players or show_players)], speed or show_speed
+
+
+def run_demo(game: str | None, players: int | None, seed: int, speed: float | None, every: bool = False,
+             stream: TextIO = sys.stdout) -> int:
     """The ``gamebox demo`` command."""
-    games = [(game, players or PLAYERS[game])] if game else [(g, players or PLAYERS[g]) for g in GAME_IDS]
+    games, speed = plan(game, players, every, speed)
     for name, count in games:
         engine_class(name).check_options(count, {})  # OptionsError: one line, before anything starts
+    pace = "at a person's pace" if speed == 1 else f"{speed:g} times as fast as people play"
+    what = "a short show of the box" if not (game or every) else "whole games"
+    stream.write(f"gamebox demo: {what}, bots at every seat, {pace}. Ctrl-C stops it.\n")
+    if not (game or every):
+        stream.write("A whole game at a person's pace: gamebox demo --game pirates (or --all for one of each).\n")
     clock = ScaledClock(speed)
-    profile = "desktop" if audio_device_likely() else "sim"
+    # speech faster than it was recorded would be cut off: the box speaks aloud only at a person's pace
+    profile = "desktop" if speed <= 1 and audio_device_likely() else "sim"
     demo = Demo(clock, clock.sleep, stream, colour_terminal(stream), profile=profile)
     results = asyncio.run(demo.play(games, seed))
     if len(results) < len(games):
         stream.write("stopped\n")
         return 130
-    stream.write("winners: " + "; ".join(f"{g}: {', '.join(str(w + 1) for w in ws)}" for g, ws in results) + "\n")
+    stream.write("winners: " + "; ".join(f"{g}: {', '.join(player_name(w) for w in ws)}" for g, ws in results) + "\n")
     return 0

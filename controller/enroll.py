@@ -25,7 +25,8 @@ from controller.stage import DeviceStage
 from controller.tags import Registry, TagTaken
 from hardware.clock import Clock, SystemClock
 from hardware.events import DeviceFault, EventSink, TagSeen
-from hardware.profile import build_devices, load_profile
+from hardware.factory import build_devices
+from hardware.profile import load_profile
 
 
 class Enrolment:
@@ -50,11 +51,18 @@ class Enrolment:
         self.out(f"{self.deck} {number}/{self.total}: tap the tag of {self.left[0]}")
         self.stage.prompt("enroll-next", card=self.left[0])
 
-    def tag(self, uid: bytes) -> None:
+    def tag(self, uid: bytes, text: str | None = None) -> None:
         """A tag was laid on the reader: enrol it as the card asked for, or refuse it."""
         if self.done:
             return
         card = self.left[0]
+        named = text.strip() if text else None
+        if named and deck_of(named) and named != card:
+            self.out(f"refused: this tag's text already says {named}, so the box would always read it as "
+                     f"{named}; tap the tag of {card}")
+            self.stage.show("rejected", code="card_elsewhere", reason=f"the tag says {named}")
+            self.stage.prompt("enroll-taken")
+            return
         try:
             self.registry.enroll(uid, card)
         except TagTaken as exc:
@@ -166,7 +174,7 @@ async def enroll_loop(deck: str, config: Config, clock: Clock, out: Callable[[st
         stage.tick()
         async for event in events:
             if isinstance(event, TagSeen):
-                enrolment.tag(event.uid)
+                enrolment.tag(event.uid, event.text)
             elif isinstance(event, DeviceFault):
                 out(f"device problem: {event.device}: {event.message}")
             stage.tick()

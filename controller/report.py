@@ -25,6 +25,15 @@ def game_status(journal: Journal) -> dict[str, Any] | None:
     }
 
 
+def last_events(game: str, players: int, options: dict[str, Any], actions: list[dict[str, Any]]) -> list[str]:
+    """The events the last action caused, replayed: what really happened (a stop-ear play lays no card)."""
+    if not actions:
+        return []
+    engine = engine_class(game).replay(players, options, actions[:-1])
+    outcome = engine.apply(actions[-1])
+    return [event["event"] for event in getattr(outcome, "events", ())]
+
+
 def history_lines(games: list[GameRecord]) -> list[str]:
     """One line per game, newest first, with a header."""
     lines = [f"{'date':16}  {'game':11}  {'players':>7}  {'winner':10}  {'duration':>8}  {'actions':>7}"]

@@ -12,6 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from controller.games.base import Rejection
+from controller.narration import player_name
 from controller.table import new_table
 from controller.table.bots import Bot, make_bot
 
@@ -92,7 +93,7 @@ class Summary:
         return self.finished == self.games and self.rejected == 0 and self.violations == 0
 
     def lines(self) -> list[str]:
-        wins = "  ".join(f"seat {s}: {w}" for s, w in enumerate(self.wins))
+        wins = "  ".join(f"{player_name(s)}: {w}" for s, w in enumerate(self.wins))
         out = [
             f"{self.game}, {self.players} players, {self.games} games, seed {self.seed}, bots {','.join(self.bots)}",
             f"games finished: {self.finished}/{self.games}",

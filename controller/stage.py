@@ -16,7 +16,7 @@ import wave
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from controller.box import Scene
 from controller.config import Config
@@ -112,6 +112,8 @@ class DeviceStage:
         self.transcript: list[tuple[float, str, str]] = []
         self.sounds: dict[str, Path] = {}
         self.puck: Any = None
+        #: Called with (kind, name, cue, context) for each show and prompt played: ``gamebox run`` prints them.
+        self.listeners: list[Callable[[str, str, Cue, dict[str, Any]], None]] = []
 
     @classmethod
     def for_devices(cls, devices: Any, book: ShowBook, clock: Clock, config: Config) -> "DeviceStage":
@@ -128,6 +130,8 @@ class DeviceStage:
     def show(self, name: str, **context: Any) -> None:
         cue = self.book.show(name, context)
         if cue is not None:
+            for listener in self.listeners:
+                listener("show", name, cue, context)
             self._play(name, cue, prompt=False, context=context)
         if name == "volume" and self.speaker is not None and "volume" in context:
             self.speaker.volume = context["volume"]
@@ -146,6 +150,8 @@ class DeviceStage:
         self.last_prompt = key
         while self.voice and self.voice[-1][1]:  # out-of-date prompt lines
             self.voice.pop()
+        for listener in self.listeners:
+            listener("prompt", prompt_id, cue, context)
         self._play(prompt_id, cue, prompt=True)
 
     def scene(self, scene: Scene) -> None:

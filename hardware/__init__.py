@@ -25,14 +25,15 @@ from hardware.events import (
 from hardware.interfaces import Button, DiePuck, LedStrip, Segment, Speaker, TagReader
 
 # Profiles need pydantic, which takes a while to import: only when asked for.
-_FROM_PROFILE = {"Devices", "Profile", "ProfileError", "build_devices", "load_profile"}
+_LAZY = {"Profile": "profile", "ProfileError": "profile", "load_profile": "profile"}
+_LAZY |= {"Devices": "factory", "build_devices": "factory"}
 
 
 def __getattr__(name: str) -> object:
-    if name in _FROM_PROFILE:
-        from hardware import profile
+    if name in _LAZY:
+        import importlib
 
-        return getattr(profile, name)
+        return getattr(importlib.import_module(f"hardware.{_LAZY[name]}"), name)
     raise AttributeError(f"module 'hardware' has no attribute {name!r}")
 
 

@@ -62,7 +62,8 @@ class Pn532Config(Polling):
     spi_port: Literal[0, 1] = 0
     cs_pin: Gpio | None = None
     i2c_address: Annotated[int, Field(ge=0x08, le=0x77)] = 0x24
-    uart: str = "/dev/serial0"
+    req_pin: Gpio | None = None  # I²C: the GPIO wired to the PN532's P32 (REQ), which wakes it on a Pi
+    uart: Annotated[str, Field(pattern=r"^/dev/")] | None = None  # None: the GPIO14/15 UART of this Pi model
     baudrate: Literal[9600, 19200, 38400, 57600, 115200, 230400, 460800] = 115200
     reset_pin: Gpio | None = None
     poll_timeout: Annotated[float, Field(gt=0, le=1)] = 0.1
@@ -103,14 +104,9 @@ class SpiStripConfig(Strict):
     pixel_order: PixelOrder = "GRB"
 
 
-class PwmStripConfig(Strict):
-    driver: Literal["neopixel_pwm"]
-    pixels: Annotated[int, Field(ge=1, le=1000)]
-    pin: Literal[12, 18, 21] = 18
-    pixel_order: PixelOrder = "GRB"
-
-
-StripConfig = Annotated[SimStripConfig | SpiStripConfig | PwmStripConfig, Field(discriminator="driver")]
+# No PWM driver: it needs root, a different library on a Pi 4 and a Pi 5, and
+# the PWM the audio jack uses. SPI needs only the spi group, on every model.
+StripConfig = Annotated[SimStripConfig | SpiStripConfig, Field(discriminator="driver")]
 
 
 class SegmentConfig(Strict):
@@ -141,6 +137,7 @@ class SimSpeakerConfig(SpeakerSettings):
 class PygameSpeakerConfig(SpeakerSettings):
     driver: Literal["pygame"]
     audio_driver: str | None = None
+    device: Annotated[str, Field(min_length=1)] | None = None  # an SDL output device name (doctor lists them); None: the default
     frequency: Literal[22050, 44100, 48000] = 22050  # the rate of every file in sounds/: no resampling, a quarter of the memory
     buffer: Literal[256, 512, 1024, 2048, 4096] = 512
 
@@ -183,12 +180,13 @@ class Problem(ValueError):
 
 def cross_check(profile: Profile) -> None:
     """Raise the first :class:`Problem` that spans tables."""
+    if not profile.readers:
+        raise Problem("readers", {}, "a box needs at least one card reader: add a [readers.NAME] table")
     _check_segments(profile.leds)
     _check_power(profile.leds)
+    _check_spi_readers(profile)
     _check_pins(profile)
     _check_pn532(profile)
-    if sum(1 for strip in profile.leds.strips.values() if strip.driver == "neopixel_pwm") > 1:
-        raise Problem("leds.strips", "neopixel_pwm", "the PWM driver can drive only one strip")
 
 
 def _check_segments(leds: LedsConfig) -> None:
@@ -232,7 +230,7 @@ def _check_power(leds: LedsConfig) -> None:
 _SPI_BUS_PINS = {0: (7, 8, 9, 10, 11), 1: (18, 19, 20, 21)}
 _I2C_PINS = (2, 3)
 _UART_PINS = (14, 15)
-_PI_UARTS = ("/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0")
+_PI_UARTS = (None, "/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0")
 
 
 def _check_pins(profile: Profile) -> None:
@@ -249,9 +247,7 @@ def _check_pins(profile: Profile) -> None:
 
     for name, strip in profile.leds.strips.items():
         path = f"leds.strips.{name}"
-        if strip.driver == "neopixel_pwm":
-            claim((strip.pin,), f"{path}.pin", strip.pin)
-        elif strip.driver == "neopixel_spi":
+        if strip.driver == "neopixel_spi":
             # Every byte on this MOSI becomes colours: the strip gets the bus to itself.
             claim(_SPI_BUS_PINS[strip.spi_port], f"{path}.spi_port", strip.spi_port)
     for name, button in profile.buttons.items():
@@ -265,12 +261,33 @@ def _check_pins(profile: Profile) -> None:
                 claim((reader.cs_pin,), f"{path}.cs_pin", reader.cs_pin)
             elif reader.bus == "i2c":
                 claim(_I2C_PINS, f"{path}.bus", reader.bus, "I2C")
+                claim((reader.req_pin,), f"{path}.req_pin", reader.req_pin)
             elif reader.uart in _PI_UARTS:
                 claim(_UART_PINS, f"{path}.uart", reader.uart, "UART")
             claim((reader.reset_pin,), f"{path}.reset_pin", reader.reset_pin)
         elif reader.driver == "rc522":
             claim(_SPI_BUS_PINS[reader.spi_bus], f"{path}.spi_bus", reader.spi_bus, f"SPI{reader.spi_bus}")
             claim((reader.rst_pin,), f"{path}.rst_pin", reader.rst_pin)
+
+
+def _check_spi_readers(profile: Profile) -> None:
+    """PN532s on one port share a bus lock; an RC522's driver (spidev) knows nothing of it."""
+    kinds: dict[int, tuple[str, str]] = {}
+    for name, reader in profile.readers.items():
+        if reader.driver == "pn532" and reader.bus == "spi":
+            port, key = reader.spi_port, "spi_port"
+        elif reader.driver == "rc522":
+            port, key = reader.spi_bus, "spi_bus"
+        else:
+            continue
+        other = kinds.setdefault(port, (reader.driver, name))
+        if other[0] != reader.driver:
+            raise Problem(
+                f"readers.{name}.{key}",
+                port,
+                f"SPI{port} already has the {other[0].upper()} reader {other[1]!r}; "
+                "an RC522 and a PN532 cannot share an SPI port: put them on SPI0 and SPI1",
+            )
 
 
 def _check_pn532(profile: Profile) -> None:

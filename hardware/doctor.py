@@ -18,7 +18,9 @@ from typing import TextIO
 
 from hardware.clock import Clock, SystemClock
 from hardware.events import DeviceFault, DeviceRecovered, Event, EventSink
-from hardware.profile import Devices, Profile, ProfileError, build_devices, load_profile
+from hardware.factory import Devices, build_devices
+from hardware.host import Check, Host, check_host, on_a_pi
+from hardware.profile import Profile, ProfileError, load_profile
 
 OK, FAULT, PROFILE_ERROR = 0, 1, 2
 
@@ -38,11 +40,14 @@ def run_doctor(
     settle: float = 1.0,
     sounds: Mapping[str, str | Path] | None = None,
     out: TextIO | None = None,
+    host: Host | None = None,
 ) -> int:
     """Check ``profile``'s devices, print the table, return the exit code.
 
     ``build`` makes the devices (tests pass one that injects faults);
-    ``settle`` is how long to watch for presses and taps once all are open.
+    ``settle`` is how long to watch for presses and taps once all are open;
+    ``host`` is the machine whose groups, device nodes and libraries a
+    profile on a Pi's own pins and buses is checked against.
     """
     out = out or sys.stdout
     try:
@@ -50,7 +55,7 @@ def run_doctor(
     except ProfileError as error:
         print(f"gamebox doctor: {error}", file=out)
         return PROFILE_ERROR
-    return asyncio.run(_examine(loaded, build, clock or SystemClock(), settle, sounds, out))
+    return asyncio.run(_examine(loaded, build, clock or SystemClock(), settle, sounds, out, host or Host()))
 
 
 async def _examine(
@@ -60,6 +65,7 @@ async def _examine(
     settle: float,
     sounds: Mapping[str, str | Path] | None,
     out: TextIO,
+    host: Host,
 ) -> int:
     sink = EventSink()
     devices = build(profile, sink, clock)
@@ -72,11 +78,13 @@ async def _examine(
         await clock.sleep(settle)
         await asyncio.sleep(0)  # let posts from the device threads arrive
         rows = [(d.device, d.driver, "FAULT" if d.fault else "ok", d.fault or d.describe()) for d in devices.all()]
+        checks = check_host(profile, host) if on_a_pi(profile) else []  # while the mixer is open: SDL lists devices
     finally:
         devices.stop()
     seen = [event for event in sink.drain() if not isinstance(event, DeviceFault | DeviceRecovered)]
-    _print_report(profile, rows, seen, out)
-    return FAULT if any(status == "FAULT" for _, _, status, _ in rows) else OK
+    _print_report(profile, rows, checks, seen, out)
+    failed = any(status == "FAULT" for _, _, status, _ in rows) or not all(check.ok for check in checks)
+    return FAULT if failed else OK
 
 
 #: (words in a fault message, the likely fix), first match wins: what a person can do about it.
@@ -117,7 +125,9 @@ def _light_segments(devices: Devices) -> None:
     leds.show()
 
 
-def _print_report(profile: Profile, rows: list[tuple[str, str, str, str]], seen: list[Event], out: TextIO) -> None:
+def _print_report(
+    profile: Profile, rows: list[tuple[str, str, str, str]], checks: list[Check], seen: list[Event], out: TextIO
+) -> None:
     print(f"gamebox doctor: profile {profile.name} ({profile.source})", file=out)
     header = ("device", "driver", "status", "detail")
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(3)]
@@ -126,12 +136,19 @@ def _print_report(profile: Profile, rows: list[tuple[str, str, str, str]], seen:
     for device, _driver, status, detail in rows:
         if status == "FAULT":
             print(f"fix {device}: {likely_fix(detail)}", file=out)
+    if checks:
+        print("what the service needs, as this user sees it:", file=out)
+    for check in checks:
+        print(f"  {'ok   ' if check.ok else 'FAULT'}  {check.name}: {check.detail}", file=out)
     for event in seen:
         print(f"seen: {_describe_event(event)}", file=out)
     faults = sum(1 for row in rows if row[2] == "FAULT")
+    unmet = sum(1 for check in checks if not check.ok)
     if faults:
         print(f"{faults} device{'s' if faults > 1 else ''} need{'' if faults > 1 else 's'} attention.", file=out)
-    else:
+    if unmet:
+        print(f"{unmet} need{'s' if unmet > 1 else ''} of the service not met.", file=out)
+    if not faults and not unmet:
         print("All devices work.", file=out)
 
 

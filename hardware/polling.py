@@ -10,6 +10,7 @@ Subclasses only say how to open, poll, read text and close.
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import queue
 from collections import OrderedDict
@@ -40,6 +41,7 @@ class PollingReader(Threaded, TagReader):
         gone_after: int = 2,
         interval: float = 0.05,
         backoff: Backoff | None = None,
+        bus_lock: contextlib.AbstractContextManager[object] | None = None,
     ) -> None:
         self.name = name
         self.device = f"reader:{name}"
@@ -50,7 +52,10 @@ class PollingReader(Threaded, TagReader):
         self.gone_after = gone_after
         self.interval = interval
         self._backoff = backoff or Backoff()
+        #: Held around each whole open, poll, text read, write and close: readers sharing a bus take turns.
+        self._bus_lock = bus_lock or contextlib.nullcontext()
         self._worker = Worker(self.device, self._run)
+        self._opened = False
         self._present: bytes | None = None
         self._misses = 0
         self._texts: OrderedDict[bytes, str | None] = OrderedDict()
@@ -107,30 +112,37 @@ class PollingReader(Threaded, TagReader):
     # -- the thread ------------------------------------------------------------
     def _run(self) -> None:
         stopping = self._worker.stopping
-        opened = False
         while not stopping.is_set():
-            try:
-                if not opened:
-                    self._open()
-                    opened = True
-                uid = self._poll()
-                text = self._text_for(uid) if uid is not None and uid != self._present else None
-            except Exception as error:  # whatever the chip library raises
-                self._fail(error)
-                if opened:
-                    self._safe_close()
-                    opened = False
+            with self._bus_lock:
+                polled = self._poll_once()
+            if polled is None:
                 stopping.wait(self._backoff.next())
                 continue
             self._backoff.reset()
             self._faults.ok()
             self._worker.tried.set()
-            self._update(uid, text)
-            self._do_writes()
+            self._update(*polled)
+            with self._bus_lock:
+                self._do_writes()
             if self.interval:
                 stopping.wait(self.interval)
-        if opened:
-            self._safe_close()
+        if self._opened:
+            with self._bus_lock:
+                self._safe_close()
+
+    def _poll_once(self) -> tuple[bytes | None, str | None] | None:
+        """The uid on the reader and its text (opening the chip first if need be); None on a failure."""
+        try:
+            if not self._opened:
+                self._open()
+                self._opened = True
+            uid = self._poll()
+            return uid, self._text_for(uid) if uid is not None and uid != self._present else None
+        except Exception as error:  # whatever the chip library raises
+            self._fail(error)
+            if self._opened:
+                self._safe_close()
+            return None
 
     def _text_for(self, uid: bytes) -> str | None:
         """The card's text, read once per card and remembered afterwards."""
@@ -177,6 +189,7 @@ class PollingReader(Threaded, TagReader):
         self._worker.tried.set()
 
     def _safe_close(self) -> None:
+        self._opened = False
         try:
             self._close()
         except Exception:  # the chip is already in trouble; closing is best effort

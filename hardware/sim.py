@@ -31,6 +31,7 @@ from hardware.speaker import ChannelSpeaker
 
 
 FRAMES_KEPT = 5000  # LED frames a simulated strip remembers for tests and the window
+SOUNDS_KEPT = 1000  # sounds (and silences) a simulated speaker remembers: a day of play stays small
 
 
 def as_uid(uid: bytes | str) -> bytes:
@@ -261,8 +262,10 @@ class SimSpeaker(ChannelSpeaker):
     def __init__(self, sink: EventSink, clock: Clock, **settings: Any) -> None:
         super().__init__(sink, clock, **settings)
         self._audio = True
-        self.played: list[Played] = []
-        self.silenced: list[tuple[float, str | None]] = []
+        #: The latest sounds played, oldest first; ``played_count`` counts them all.
+        self.played: deque[Played] = deque(maxlen=SOUNDS_KEPT)
+        self.played_count = 0
+        self.silenced: deque[tuple[float, str | None]] = deque(maxlen=SOUNDS_KEPT)
 
     def start(self, sounds: Mapping[str, str | Path] | None = None) -> None:
         self._take_paths(sounds)
@@ -279,6 +282,7 @@ class SimSpeaker(ChannelSpeaker):
         channel = self._lookup(name, channel)
         if channel is not None and self._audio:
             self.played.append(Played(self._clock.monotonic(), name, channel))
+            self.played_count += 1
 
     def silence(self, channel: str | None = None) -> None:
         if self._audio:

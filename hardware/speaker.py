@@ -8,6 +8,7 @@ loaded is logged and skipped: a missing bark must not stop a game.
 from __future__ import annotations
 
 import logging
+from collections import deque
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -17,6 +18,8 @@ from hardware.faults import FaultReporter
 from hardware.interfaces import Speaker
 
 log = logging.getLogger(__name__)
+
+UNKNOWN_KEPT = 100  # a box asking for a missing sound on every tap must not grow without end
 
 
 class ChannelSpeaker(Speaker):
@@ -41,8 +44,8 @@ class ChannelSpeaker(Speaker):
         self._volume = self._clamp(volume)
         self._paths: dict[str, Path] = {}
         self._missing: list[str] = []
-        #: Sound names the box asked for that were never loaded, in order.
-        self.unknown: list[str] = []
+        #: Sound names the box asked for that were never loaded, the latest few, in order.
+        self.unknown: deque[str] = deque(maxlen=UNKNOWN_KEPT)
 
     @property
     def channels(self) -> tuple[str, ...]:

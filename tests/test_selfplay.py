@@ -28,7 +28,7 @@ def test_selfplay_finishes_every_game_and_repeats_itself(game: str, capsys) -> N
 def test_selfplay_prints_the_summary_lines(capsys) -> None:
     assert main(["selfplay", "--game", "pirates", "--players", "2", "--games", "5", "--seed", "1", "--bots", "random,greedy"]) == 0
     out = capsys.readouterr().out
-    for key in ("games finished: 5/5", "actions per game: mean", "wins per seat: seat 0:", "rejected bot actions: 0", "invariant violations: 0"):
+    for key in ("games finished: 5/5", "actions per game: mean", "wins per seat: Player 1:", "rejected bot actions: 0", "invariant violations: 0"):
         assert key in out
 
 

@@ -14,7 +14,8 @@ from controller.daemon import Daemon
 from controller.games import GAME_IDS
 from controller.window.cards import hand_order
 from controller.window.seats import Seats
-from controller.window.view import SeatView, TableView, describe_action, hint, seat_name, spoken_text
+from controller.narration import spoken_text
+from controller.window.view import SeatView, TableView, answer_text, hint, seat_name
 
 MENU_CARDS = tuple(f"control-game-{g}" for g in GAME_IDS) + tuple(f"control-players-{n}" for n in range(2, 6))
 """What you hold while the box shows its menu: the control cards that choose a game and the players."""
@@ -36,13 +37,15 @@ def last_said(daemon: Daemon, language: str = "en") -> str:
 
 
 def last_answer(daemon: Daemon, you: int | None) -> str:
-    """The box's last answer: the action it took, or that it refused one."""
+    """The box's last answer: what the action it took did (the shows of its events), or that it refused one."""
     box = daemon.box
-    for _at, kind, name in reversed(daemon.stage.transcript):
-        if kind != "show":
-            continue
+    shows = [name for _at, kind, name in daemon.stage.transcript if kind == "show"]
+    for at in range(len(shows) - 1, -1, -1):
+        name = shows[at]
         if name == "accepted" and box.engine is not None and box.engine.log:
-            return "took it: " + describe_action(box.engine.log[-1], you)
+            before = shows[:at]
+            since = len(before) - before[::-1].index("accepted") if "accepted" in before else 0
+            return answer_text(box.engine.log[-1], you, shows[since:at])
         if name in ANSWERS:
             return ANSWERS[name]
     return ""

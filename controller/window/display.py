@@ -18,14 +18,14 @@ import os
 import sqlite3
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Collection
 
 import pygame
 
 from controller.box import Scene
 from controller.config import Config
 from controller.journal import Journal, JournalError
-from controller.report import game_status
+from controller.report import game_status, last_events
 from controller.window.controls import EXPOSES, RESIZES
 from controller.window.render import Drawn, Renderer
 from controller.window.rest_lights import rest_frames, scene_of
@@ -64,7 +64,7 @@ def segment_counts(profile: str) -> dict[str, int]:
 
 
 def status_view(status: dict[str, Any] | None, last: dict[str, Any] | None, counts: dict[str, int],
-                note: str = "") -> TableView:
+                note: str = "", events: Collection[str] = ()) -> TableView:
     """The kiosk's view of a game state read from the journal (``report.game_status``)."""
     if status is None:
         lights = rest_frames(Scene("menu"), counts.items())
@@ -96,7 +96,7 @@ def status_view(status: dict[str, Any] | None, last: dict[str, Any] | None, coun
         hint = "Setting up: " + DOING.get(awaiting or "", awaiting or "")
     else:
         hint = f"{seat_name(current)} ({seat_colour_name(current)}): {DOING.get(awaiting or '', awaiting or '')}"
-    said = describe_action(last) if last else "The game has begun"
+    said = describe_action(last, events=events) if last else "The game has begun"
     return TableView(
         game,
         players=players,
@@ -174,14 +174,15 @@ class DisplayApp:
         if self.journal is None:
             return status_view(None, None, self.counts, note=f"no journal at {self.path}")
         status = game_status(self.journal)
-        last, note = None, ""
+        last, note, events = None, "", []
         if status is not None:
             actions = self.journal.actions(status["game_id"])
             last = actions[-1] if actions else None
+            events = last_events(status["game"], status["players"], status["options"], actions)
             record = self.journal.game(status["game_id"])
             if record is not None and record.abandoned:
                 note = "this game was left unfinished"
-        return status_view(status, last, self.counts, note)
+        return status_view(status, last, self.counts, note, events)
 
     def view(self) -> TableView:
         if self._view is None:

@@ -19,6 +19,19 @@ from controller.window.seats import Seats
 from controller.window.view import seat_colour_name, seat_name
 
 
+def wait_reason(seat: int | None, you: int | None) -> str:
+    """Why an input of yours is held back, when the table waits for ``seat``.
+
+    When the table already waits for you, a bot's hand is still on the
+    table (its last card being lifted): that move is what you wait for.
+    """
+    if seat is None:
+        return "Wait: the table is being set up"
+    if seat == you:
+        return "Wait: the last move is still being made"
+    return f"Wait: it is {seat_name(seat)}'s ({seat_colour_name(seat)}) turn"
+
+
 class Hands:
     """What the player at the window does, and what they are told when it cannot be done now."""
 
@@ -74,9 +87,7 @@ class Hands:
     def _may_act(self) -> bool:
         if self.seats.human_may_act():
             return True
-        seat = self.seats.awaited()
-        self._refuse("Wait: " + ("the table is being set up" if seat is None else
-                                 f"it is {seat_name(seat)}'s ({seat_colour_name(seat)}) turn"))
+        self._refuse(wait_reason(self.seats.awaited(), self.seats.human))
         return False
 
     def _tap(self, target: str) -> None:

@@ -16,6 +16,7 @@ from typing import Callable
 
 from controller.autoplay import Autoplayer, Input, perform
 from controller.daemon import Daemon
+from controller.narration import player_name
 from hardware.clock import Clock
 
 log = logging.getLogger("gamebox.sim")
@@ -140,7 +141,7 @@ class Seats:
         if box.engine is not None and (box.game_id, len(box.engine.log)) == before:
             self._failures += 1
             if self._failures in (3, 30):
-                log.warning("the box did not take %s from seat %s (%d times in a row)", action, seat, self._failures)
+                log.warning("the box did not take %s from %s (%d times in a row)", action, player_name(seat), self._failures)
         else:
             self._failures = 0
         return True

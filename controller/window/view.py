@@ -8,13 +8,11 @@ the last one, and a test can build one by hand.
 
 from __future__ import annotations
 
-import tomllib
 from dataclasses import dataclass
-from functools import lru_cache
-from pathlib import Path
-from typing import Any
+from typing import Any, Collection
 
 from controller.lights import SEAT_COLOR_NAMES
+from controller.narration import player_name
 
 RGB = tuple[int, int, int]
 
@@ -23,9 +21,6 @@ GAME_TITLES: dict[str, str] = {
     "pirates": "Pirate & Co. Mau Mau",
     "policecats": "Policecats",
 }
-
-VOICE_LINES = Path(__file__).resolve().parent.parent.parent / "sounds" / "voice" / "lines.toml"
-
 
 @dataclass(frozen=True, slots=True)
 class SeatView:
@@ -80,33 +75,33 @@ class TableView:
 
 
 def seat_name(seat: int, you: int | None = None) -> str:
-    return "You" if seat == you else f"Player {seat + 1}"
+    return "You" if seat == you else player_name(seat)
 
 
 def seat_colour_name(seat: int) -> str:
     return SEAT_COLOR_NAMES[seat % len(SEAT_COLOR_NAMES)]
 
 
-@lru_cache(maxsize=1)
-def voice_lines(path: Path = VOICE_LINES) -> dict[str, dict[str, str]]:
-    """sounds/voice/lines.toml: line id -> language -> text."""
-    try:
-        return tomllib.loads(path.read_text(encoding="utf-8"))
-    except (OSError, tomllib.TOMLDecodeError):
-        return {}
+KEPT_BACK = ("stop_ear", "ear_penalty")
+"""Events after which a played card is not on the pile: the referee took the play, not the card."""
 
 
-def spoken_text(line: str, language: str = "en") -> str:
-    """What a spoken line says, in English unless asked otherwise; its id when it has no text."""
-    texts = voice_lines().get(line, {})
-    return texts.get(language) or texts.get("en") or line.replace("-", " ")
+def answer_text(action: dict[str, Any], you: int | None = None, events: Collection[str] = ()) -> str:
+    """The box's answer to an accepted action: what really happened, named from what the referee saw."""
+    said = describe_action(action, you, events)
+    return said if any(event in events for event in KEPT_BACK) else "took it: " + said
 
 
-def describe_action(action: dict[str, Any], you: int | None = None) -> str:
-    """An accepted referee action in a few words, as the table saw it."""
+def describe_action(action: dict[str, Any], you: int | None = None, events: Collection[str] = ()) -> str:
+    """An accepted referee action in a few words, as the table saw it (``events``: what it caused)."""
     seat = action.get("player")
-    who = "the table" if seat is None else ("you" if seat == you else f"player {seat + 1}")
+    who = "the table" if seat is None else ("you" if seat == you else player_name(seat))
+    whose = "your" if seat == you else f"{who}'s"
     kind = action.get("type", "?")
+    if kind == "play" and "stop_ear" in events:  # RULINGS F5: the card goes back to the hand
+        return f"stop ear: {who} took {card_name(action['card'])} back and a penalty card"
+    if kind == "play" and "ear_penalty" in events:  # RULINGS F4: the ear goes back on its ear
+        return f"ear penalty: {card_name(action['card'])} stays on {whose} ear, and {who} took a penalty card"
     if kind == "start_card":
         return f"first card: {card_name(action['card'])}"
     if kind == "hang":
@@ -129,7 +124,7 @@ def describe_action(action: dict[str, Any], you: int | None = None) -> str:
         return f"{who} chose {action['color']}"
     if kind == "send_kittens":
         to = action.get("to")
-        return f"{who} sent the kittens to " + ("you" if to == you else f"player {to + 1}")
+        return f"{who} sent the kittens to " + ("you" if to == you else player_name(to))
     return f"{who}: {kind}"
 
 

@@ -12,10 +12,17 @@ a Raspberry Pi (Blinka's ``board``/``busio``/``digitalio``, pyserial for
 UART), with a function that releases the bus again, because a reader that
 reconnects after every fault must not leak file handles. The reader itself
 takes any such callable, which is how the tests hand it a PN532 on a fake bus.
+
+Several PN532s on one SPI port share one ``busio.SPI`` (:class:`SpiPort`)
+and one lock, held around a reader's whole poll: adafruit_pn532 keeps its
+chip select low while it waits for the chip to be ready, and Blinka's bus
+lock belongs to one ``busio.SPI`` object, so readers with a bus object each
+would select two chips at once and garble each other's answers.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable
 from typing import Any
 
@@ -105,22 +112,65 @@ def _digital_out(number: int | None) -> Any:
     return digitalio.DigitalInOut(_board_pin(number))
 
 
+class SpiPort:
+    """One SPI port's ``busio.SPI``, opened for its first reader and closed after its last."""
+
+    def __init__(self, port: int) -> None:
+        self.port = port
+        #: Held by a reader for each whole poll (see PollingReader), so one chip select is low at a time.
+        self.lock = threading.RLock()
+        self._bus: Any = None
+        self._users = 0
+
+    def open(self) -> Any:
+        with self.lock:
+            if self._bus is None:
+                import board
+                import busio
+
+                suffix = "" if self.port == 0 else f"_{self.port}"
+                self._bus = busio.SPI(
+                    getattr(board, f"SCK{suffix}"), getattr(board, f"MOSI{suffix}"), getattr(board, f"MISO{suffix}")
+                )
+            self._users += 1
+            return self._bus
+
+    def close(self) -> None:
+        with self.lock:
+            self._users -= 1
+            if self._users == 0:
+                bus, self._bus = self._bus, None
+                _release(bus)()
+
+
+_PORTS: dict[int, SpiPort] = {}
+_PORTS_LOCK = threading.Lock()
+
+
+def spi_port(port: int) -> SpiPort:
+    """The one :class:`SpiPort` of SPI ``port`` in this process."""
+    with _PORTS_LOCK:
+        return _PORTS.setdefault(port, SpiPort(port))
+
+
 def connect_spi(port: int, cs_pin: int, reset_pin: int | None = None) -> Connect:
-    """A PN532 on SPI ``port`` (0 or 1), chip select on GPIO ``cs_pin``."""
+    """A PN532 on SPI ``port`` (0 or 1), chip select on GPIO ``cs_pin``; hold ``spi_port(port).lock`` to use it."""
+    shared = spi_port(port)
 
     def connect() -> tuple[Any, Callable[[], None]]:
-        import board
-        import busio
         from adafruit_pn532.spi import PN532_SPI
 
-        suffix = "" if port == 0 else f"_{port}"
-        spi = busio.SPI(
-            getattr(board, f"SCK{suffix}"), getattr(board, f"MOSI{suffix}"), getattr(board, f"MISO{suffix}")
-        )
-        cs, reset = _digital_out(cs_pin), _digital_out(reset_pin)
-        release = _release(spi, cs, reset)
+        spi = shared.open()
+        pins: list[Any] = []
+
+        def release() -> None:
+            _release(*pins)()
+            shared.close()
+
         try:
-            return PN532_SPI(spi, cs, reset=reset), release
+            pins.append(_digital_out(cs_pin))
+            pins.append(_digital_out(reset_pin))
+            return PN532_SPI(spi, pins[0], reset=pins[1]), release
         except BaseException:
             release()
             raise
@@ -128,8 +178,8 @@ def connect_spi(port: int, cs_pin: int, reset_pin: int | None = None) -> Connect
     return connect
 
 
-def connect_i2c(address: int = 0x24, reset_pin: int | None = None) -> Connect:
-    """A PN532 on the Pi's I²C bus (GPIO2/GPIO3)."""
+def connect_i2c(address: int = 0x24, reset_pin: int | None = None, req_pin: int | None = None) -> Connect:
+    """A PN532 on the Pi's I²C bus (GPIO2/GPIO3); ``req_pin`` is the GPIO wired to its P32 (REQ)."""
 
     def connect() -> tuple[Any, Callable[[], None]]:
         import board
@@ -137,12 +187,13 @@ def connect_i2c(address: int = 0x24, reset_pin: int | None = None) -> Connect:
         from adafruit_pn532.i2c import PN532_I2C
 
         i2c = busio.I2C(board.SCL, board.SDA)
-        reset = _digital_out(reset_pin)
-        release = _release(i2c, reset)
+        reset = req = None
         try:
-            return PN532_I2C(i2c, address=address, reset=reset), release
+            reset, req = _digital_out(reset_pin), _digital_out(req_pin)
+            release = _release(i2c, reset, req)
+            return PN532_I2C(i2c, address=address, reset=reset, req=req), release
         except BaseException:
-            release()
+            _release(i2c, reset, req)()
             raise
 
     return connect

@@ -36,6 +36,7 @@ class PygameSpeaker(ChannelSpeaker):
         frequency: int = 22050,
         buffer: int = 512,
         audio_driver: str | None = None,
+        device: str | None = None,
         retry_after: float = 10.0,
         **settings: Any,
     ) -> None:
@@ -43,6 +44,7 @@ class PygameSpeaker(ChannelSpeaker):
         self.frequency = frequency
         self.buffer = buffer
         self.audio_driver = audio_driver
+        self.audio_device = device
         self.retry_after = retry_after
         self._mixer: Any = None
         self._sounds: dict[str, Any] = {}
@@ -80,7 +82,8 @@ class PygameSpeaker(ChannelSpeaker):
                 mixer_channel.stop()
 
     def describe(self) -> str:
-        where = self.audio_driver or os.environ.get("SDL_AUDIODRIVER") or "default audio out"
+        where = self.audio_driver or os.environ.get("SDL_AUDIODRIVER") or "default audio driver"
+        where += f", device {self.audio_device!r}" if self.audio_device else ", default device"
         return (
             f"{where}, {len(self._paths)} sounds on channels {', '.join(self.channels)}, "
             f"volume {self.volume:.2f} of max {self.max_volume:.2f}"
@@ -102,7 +105,9 @@ class PygameSpeaker(ChannelSpeaker):
         try:
             import pygame.mixer as mixer
 
-            mixer.init(frequency=self.frequency, size=-16, channels=1, buffer=self.buffer)
+            mixer.init(
+                frequency=self.frequency, size=-16, channels=1, buffer=self.buffer, devicename=self.audio_device
+            )
             mixer.set_num_channels(max(8, len(self.channels)))
             mixer.set_reserved(len(self.channels))
         except Exception as error:  # pygame.error: no audio device; ImportError: no pygame

@@ -21,7 +21,8 @@ def run(loop_fn, deck: str, tmp_path: Path, taps: list) -> tuple[int, list[str]]
         for uid, text in taps:
             reader.tap(uid, text)
             await clock.run_for(0.5)
-            await asyncio.sleep(0.01)  # let the write finish on the loop
+            for _ in range(10):  # let the write's future come back on the loop: turns, not time
+                await asyncio.sleep(0)
             reader.remove()
             await clock.run_for(0.5)
 
@@ -63,3 +64,14 @@ def test_stickers_get_their_card_id_and_a_named_sticker_is_left_alone(tmp_path: 
     assert lines[4] == "yellow-2 written on 04000000000003"
     registry = Registry(tmp_path / "tags.sqlite")
     assert registry.resolve(uid(3)) == "yellow-2"
+
+
+def test_a_tag_whose_text_names_another_card_is_refused_with_the_reason(tmp_path: Path) -> None:
+    """The box reads a tag's NDEF text before its enrolment (tags.py), so such a tag could never be the card asked."""
+    code, lines = run(enroll_loop, "policecats", tmp_path, [(uid(1), "family-2-mother"), (uid(2), "family-1-mother")])
+    assert lines[1] == ("refused: this tag's text already says family-2-mother, so the box would always read it as "
+                        "family-2-mother; tap the tag of family-1-mother")
+    registry = Registry(tmp_path / "tags.sqlite")
+    assert registry.resolve(uid(1)) is None, "the refused tag is not enrolled"
+    assert lines[2] == "policecats 2/36: tap the tag of family-1-father", "a tag that names the asked card itself is fine"
+    assert registry.resolve(uid(2), "family-1-mother") == "family-1-mother"

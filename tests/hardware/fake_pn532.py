@@ -1,7 +1,10 @@
 """A PN532 answering frames, and the three buses it sits on, faked byte for byte.
 
 adafruit_pn532 runs unchanged against these: it writes real command frames
-and reads real ACK and response frames. The chip understands what the box
+and reads real ACK and response frames. :class:`SpiWire` is one SPI port's
+wires with several chips on it, each behind its own chip select, and counts
+every moment two chip selects are low at once; :class:`PtyPN532` answers on
+the far end of a pseudo-terminal, so the host side is real pyserial. The chip understands what the box
 uses: GetFirmwareVersion, SAMConfiguration, InListPassiveTarget (answered
 when a tag lies on it, else left pending as a real chip does) and
 InDataExchange READ.
@@ -9,6 +12,8 @@ InDataExchange READ.
 
 from __future__ import annotations
 
+import os
+import select
 import threading
 from collections import deque
 
@@ -194,33 +199,97 @@ class FakeI2CBus:
             buffer[start + 1 : end] = self.chip.read(end - start - 1)
 
 
-class FakeUart:
-    """A serial port (pyserial-like) with a PN532 at the other end."""
+class SpiWire:
+    """One SPI port's wires: chips wait behind their chip selects; two selected at once is a collision."""
 
-    def __init__(self, chip: FakePN532) -> None:
-        self.chip = chip
-        self._received = bytearray()
-        self.closed = False
+    def __init__(self) -> None:
+        self.chips: dict[str, FakePN532] = {}
+        self.low: set[str] = set()
+        self.collisions = 0
+        self._lock = threading.Lock()
 
-    def write(self, data: bytes) -> int:
-        data = bytes(data)
-        if not data.startswith(b"\x55\x55"):  # the wake-up preamble is not a frame
-            self.chip.receive(data)
-        return len(data)
+    def attach(self, cs: str, chip: FakePN532) -> None:
+        self.chips[cs] = chip
+
+    def select(self, cs: str, low: bool) -> None:
+        with self._lock:
+            if low:
+                self.low.add(cs)
+                if len(self.low) > 1:
+                    self.collisions += 1
+            else:
+                self.low.discard(cs)
+
+    def selected(self) -> FakePN532 | None:
+        """The one chip listening, or None when none or several are (several garble the bus)."""
+        with self._lock:
+            return self.chips.get(next(iter(self.low))) if len(self.low) == 1 else None
+
+
+class WirePin(FakePin):
+    """digitalio.DigitalInOut for a chip select on a :class:`SpiWire` (any other pin just holds its value)."""
+
+    def __init__(self, wire: SpiWire, name: str) -> None:
+        self._wire = wire
+        super().__init__(name)
 
     @property
-    def in_waiting(self) -> int:
-        self._received += self.chip.read_available()
-        return len(self._received)
+    def value(self) -> bool:
+        return self._value
 
-    def read(self, count: int) -> bytes:
-        self._received += self.chip.read_available()
-        data = bytes(self._received[:count])
-        del self._received[:count]
-        return data
+    @value.setter
+    def value(self, value: bool) -> None:
+        self._value = value
+        if self.name in self._wire.chips:
+            self._wire.select(self.name, not value)
 
-    def reset_input_buffer(self) -> None:
-        self._received.clear()
+
+def nobody() -> FakePN532:
+    """What answers when no chip, or more than one, is selected: nothing."""
+    chip = FakePN532()
+    chip.dead = True
+    return chip
+
+
+class PtyPN532:
+    """A PN532 on the far end of a pseudo-terminal: open ``path`` with pyserial to talk to it."""
+
+    def __init__(self, chip: FakePN532) -> None:
+        import tty
+
+        self.chip = chip
+        self._master, slave = os.openpty()
+        tty.setraw(slave)
+        self.path = os.ttyname(slave)
+        self._slave = slave  # held open so the master never sees a hang-up between host opens
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._serve, name="fake-pn532-uart", daemon=True)
+        self._thread.start()
+
+    def _serve(self) -> None:
+        received = bytearray()
+        while not self._stop.is_set():
+            ready, _, _ = select.select([self._master], [], [], 0.005)
+            if ready:
+                received += os.read(self._master, 1024)
+                self._take_frames(received)
+            answer = self.chip.read_available()
+            if answer:
+                os.write(self._master, answer)
+
+    def _take_frames(self, received: bytearray) -> None:
+        while True:
+            start = received.find(b"\x00\xff")
+            if start < 0 or len(received) < start + 4:
+                return
+            end = start + 4 + received[start + 2] + 2
+            if len(received) < end:
+                return
+            self.chip.receive(bytes(received[start:end]))
+            del received[:end]
 
     def close(self) -> None:
-        self.closed = True
+        self._stop.set()
+        self._thread.join(5)
+        os.close(self._master)
+        os.close(self._slave)

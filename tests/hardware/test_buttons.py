@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import threading
 
 from hardware.drivers.gpio_button import GpioButton
 from hardware.events import ButtonHeld, ButtonPressed, ButtonReleased, DeviceFault, EventSink
@@ -153,3 +154,39 @@ def test_stop_frees_the_pin_for_the_next_start(mock_pins, clock):
         assert kinds(sink.drain()) == ["ButtonPressed"]
 
     asyncio.run(scenario())
+
+
+def test_edges_from_another_thread_reach_the_loop_each_one_in_order(mock_pins, clock):
+    """A real pin factory (lgpio) calls back on its own thread: the button hands every edge to the box's loop."""
+
+    async def scenario():
+        sink = EventSink()
+        button = die_button(sink, clock, bounce_time=0.0)
+        button.start()
+        pin = mock_pins.pin(17)
+        callers: set[str] = set()
+        button._button.when_activated = _noting(callers, button._button.when_activated)
+
+        def presses() -> None:
+            for _ in range(10):
+                pin.drive_low()
+                pin.drive_high()
+
+        edges = threading.Thread(target=presses, name="lgpio-callbacks")
+        edges.start()
+        await asyncio.to_thread(edges.join, 5)
+        await pump(50)
+        button.stop()
+        return callers, sink.drain()
+
+    callers, events = asyncio.run(scenario())
+    assert callers == {"lgpio-callbacks"}
+    assert kinds(events) == ["ButtonPressed", "ButtonReleased"] * 10
+
+
+def _noting(callers: set[str], callback):
+    def noted() -> None:
+        callers.add(threading.current_thread().name)
+        callback()
+
+    return noted

@@ -5,7 +5,8 @@ from __future__ import annotations
 import io
 
 from hardware.doctor import run_doctor
-from hardware.profile import PROFILES_DIR, build_devices
+from hardware.factory import build_devices
+from hardware.profile import PROFILES_DIR
 
 SIM = (PROFILES_DIR / "sim.toml").read_text()
 

@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import asyncio
-import sys
-import types
 
 import pytest
 
-from hardware.drivers.leds import NeoPixelPwmOutput, NeoPixelSpiOutput
+from hardware.drivers.leds import NeoPixelSpiOutput
 from hardware.events import EventSink
 from hardware.pixels import PixelStrip, SegmentSpec, worst_case_milliamps
 from hardware.sim import SimLedStrip
@@ -197,42 +195,3 @@ def test_a_strip_that_cannot_open_is_a_fault_and_is_opened_on_a_later_show(clock
 
 
 # -- neopixel (PWM), with a fake neopixel module ---------------------------------------------------
-class FakeNeoPixel:
-    made: list[FakeNeoPixel] = []
-
-    def __init__(self, pin, n, *, pixel_order, auto_write, brightness) -> None:
-        self.pin, self.n = pin, n
-        self.settings = {"pixel_order": pixel_order, "auto_write": auto_write, "brightness": brightness}
-        self.pixels = [(0, 0, 0)] * n
-        self.shown: list[list[tuple[int, int, int]]] = []
-        self.deinited = False
-        FakeNeoPixel.made.append(self)
-
-    def __setitem__(self, index, value) -> None:
-        self.pixels[index] = value
-
-    def show(self) -> None:
-        self.shown.append(list(self.pixels))
-
-    def deinit(self) -> None:
-        self.deinited = True
-
-
-def test_the_pwm_option_drives_one_strip_on_gpio18(monkeypatch, clock):
-    FakeNeoPixel.made = []
-    monkeypatch.setitem(sys.modules, "neopixel", types.SimpleNamespace(NeoPixel=FakeNeoPixel))
-    monkeypatch.setitem(sys.modules, "board", types.SimpleNamespace(D18="D18"))
-
-    async def scenario():
-        leds = PixelStrip({"main": NeoPixelPwmOutput(2)}, {"all": SegmentSpec("main", 0, 2)}, EventSink(), clock)
-        leds.start()
-        leds.segment("all").set(1, RED)
-        leds.show()
-        leds.stop()
-
-    asyncio.run(scenario())
-    (strip_,) = FakeNeoPixel.made
-    assert (strip_.pin, strip_.n) == ("D18", 2)
-    assert strip_.settings == {"pixel_order": "GRB", "auto_write": False, "brightness": 1.0}
-    assert strip_.shown[1] == [(0, 0, 0), RED]
-    assert strip_.deinited

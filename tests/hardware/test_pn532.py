@@ -1,26 +1,33 @@
-"""The PN532 reader, with adafruit's driver unchanged on fake SPI, I²C and UART buses."""
+"""The PN532 reader, with adafruit's driver unchanged on fake SPI and I²C buses, under Blinka's own
+busio.SPI on a wire shared by two chips, and through real pyserial on a pseudo-terminal."""
 
 from __future__ import annotations
 
 import asyncio
+import json
+import subprocess
 import sys
 import threading
-import types
+from pathlib import Path
 
 from adafruit_pn532.i2c import PN532_I2C
 from adafruit_pn532.spi import PN532_SPI
-from adafruit_pn532.uart import PN532_UART
 
 from hardware.clock import SystemClock
 from hardware.drivers import pn532
 from hardware.events import DeviceFault, DeviceRecovered, EventSink, TagGone, TagSeen
+from hardware.factory import build_devices
 from hardware.faults import Backoff
-from tests.hardware.fake_pn532 import FakeI2CBus, FakePin, FakePN532, FakeSpiBus, FakeUart
+from hardware.profile import load_profile
+from tests.hardware.fake_pn532 import FakeI2CBus, FakePin, FakePN532, FakeSpiBus, PtyPN532
 from tests.hardware.support import events_until, kinds, next_event, wait_until
 from tests.hardware.tags import FakeTag
 
 UID7 = bytes.fromhex("04a1b2c3d4e5f6")
 UID4 = bytes.fromhex("deadbeef")
+ROOT = Path(__file__).resolve().parents[2]
+UID7_OTHER = bytes.fromhex("04112233445566")
+SIM_LEDS = '[leds.strips.main]\ndriver = "sim"\npixels = 1\n[speaker]\ndriver = "sim"\n'
 
 
 def reader(sink: EventSink, connect, **options) -> pn532.Pn532Reader:
@@ -153,21 +160,61 @@ def test_a_pn532_that_stops_answering_on_i2c_is_a_fault_not_an_empty_table():
     asyncio.run(scenario())
 
 
-def test_a_pn532_on_uart_reads_cards_and_their_text():
+def test_a_pn532_on_uart_reads_cards_and_their_text_through_pyserial_on_a_pseudo_terminal(tmp_path):
+    chip = FakePN532()
+    far_end = PtyPN532(chip)
+    path = tmp_path / "uart.toml"
+    path.write_text(SIM_LEDS + f'[readers.table]\ndriver = "pn532"\nbus = "uart"\nuart = "{far_end.path}"\n')
+
     async def scenario():
-        sink, chip = EventSink(), FakePN532()
-        port = FakeUart(chip)
-        table = reader(sink, lambda: (PN532_UART(port), port.close))
+        sink = EventSink()
+        table = build_devices(load_profile(path), sink, SystemClock()).readers["table"]
+        assert table.describe() == f"PN532 on {far_end.path} at 115200 baud"
         table.start()
         try:
             chip.tag = FakeTag.ntag(UID7, "parrot-2")
             seen = await next_event(sink)
         finally:
             table.stop()
-        assert (seen.uid, seen.text) == (UID7, "parrot-2")
-        assert port.closed, "stopping releases the serial port"
+        return seen
 
-    asyncio.run(scenario())
+    try:
+        seen = asyncio.run(scenario())
+    finally:
+        far_end.close()
+    assert (seen.uid, seen.text) == (UID7, "parrot-2")
+
+
+def on_blinka(bus: str, profile: Path) -> dict:
+    command = [sys.executable, "-m", "tests.hardware.on_blinka", bus, str(profile)]
+    child = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=60)
+    assert child.returncode == 0, child.stderr
+    return json.loads(child.stdout)
+
+
+def test_a_pn532_on_i2c_is_woken_through_its_request_pin_by_blinkas_own_busio(tmp_path):
+    path = tmp_path / "i2c.toml"
+    path.write_text(SIM_LEDS + '[readers.table]\ndriver = "pn532"\nbus = "i2c"\nreq_pin = 12\n')
+    result = on_blinka("i2c", path)
+    assert result["seen"] == [["table", UID7.hex(), "green-2"]]
+    assert result["opened"] == ["/dev/i2c-1"]
+    levels = result["pins"]["12"]
+    assert [False, True] in [levels[i : i + 2] for i in range(len(levels))], "REQ pulsed low to wake the chip"
+
+
+def test_two_pn532_on_one_spi_port_never_have_both_chips_selected(tmp_path):
+    """adafruit_pn532 holds chip select low while it waits for an answer; two readers must take turns.
+
+    Through Blinka's own busio.SPI, whose lock belongs to one bus object (tests/hardware/on_blinka.py).
+    """
+    path = tmp_path / "two.toml"
+    reader_table = '[readers.{}]\ndriver = "pn532"\nspi_port = 1\ncs_pin = {}\npoll_timeout = 0.02\ninterval = 0\n'
+    path.write_text(SIM_LEDS + reader_table.format("left", 16) + reader_table.format("right", 26))
+    result = on_blinka("spi", path)
+    assert result["collisions"] == 0, f"both chip selects low at once, {result['collisions']} times"
+    assert result["seen"] == [["left", UID7.hex(), "red-3"], ["right", UID7_OTHER.hex(), "blue-1"]]
+    assert result["other"] == []
+    assert result["opened"] == ["/dev/spidev1.0"], "one bus object, on SPI1's pins, for both readers"
 
 
 def test_stop_ends_the_reader_thread_while_it_waits_for_a_card():
@@ -181,35 +228,6 @@ def test_stop_ends_the_reader_thread_while_it_waits_for_a_card():
         assert table.fault is None
 
     asyncio.run(scenario())
-
-
-def test_connect_spi_uses_the_ports_pins_and_the_chip_select_gpio(monkeypatch):
-    chip = FakePN532()
-    opened: dict[str, object] = {}
-
-    def spi(clock, mosi, miso):
-        opened["pins"] = (clock, mosi, miso)
-        opened["bus"] = FakeSpiBus(chip)
-        return opened["bus"]
-
-    def digital(pin):
-        opened.setdefault("digital", []).append(pin)
-        return FakePin(pin)
-
-    board = types.SimpleNamespace(SCK_1="SCK_1", MOSI_1="MOSI_1", MISO_1="MISO_1", D16="D16", D6="D6")
-    monkeypatch.setitem(sys.modules, "board", board)
-    monkeypatch.setitem(sys.modules, "busio", types.SimpleNamespace(SPI=spi))
-    monkeypatch.setitem(sys.modules, "digitalio", types.SimpleNamespace(DigitalInOut=digital))
-
-    chip_driver, release = pn532.connect_spi(port=1, cs_pin=16, reset_pin=6)()
-    assert chip_driver.firmware_version == tuple(FIRMWARE_VERSION)
-    assert opened["pins"] == ("SCK_1", "MOSI_1", "MISO_1")
-    assert opened["digital"] == ["D16", "D6"]
-    release()
-    assert opened["bus"].deinited
-
-
-FIRMWARE_VERSION = (0x32, 0x01, 0x06, 0x07)
 
 
 def test_a_blank_sticker_is_written_with_a_card_id_and_reads_back():

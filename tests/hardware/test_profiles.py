@@ -12,8 +12,10 @@ from hardware.drivers.leds import NeoPixelSpiOutput
 from hardware.drivers.pn532 import Pn532Reader
 from hardware.drivers.pygame_speaker import PygameSpeaker
 from hardware.events import EventSink
+from hardware.factory import build_devices
+from hardware.pi import gpio_uart
 from hardware.pixels import worst_case_milliamps
-from hardware.profile import PROFILES_DIR, ProfileError, available_profiles, build_devices, load_profile
+from hardware.profile import PROFILES_DIR, ProfileError, available_profiles, load_profile
 from hardware.sim import SimButton, SimLedStrip, SimReader, SimSpeaker
 
 SIM = (PROFILES_DIR / "sim.toml").read_text()
@@ -59,6 +61,20 @@ def test_pi_reference_builds_real_drivers_without_touching_hardware(clock):
     assert isinstance(devices.speaker, PygameSpeaker) and devices.speaker.max_volume == 0.8
     assert worst_case_milliamps(60, profile.leds.brightness) <= profile.leds.power_budget_ma
     assert all(device.fault is None for device in devices.all())
+
+
+def test_the_pn532_keys_for_i2c_uart_and_the_audio_device_reach_the_drivers(tmp_path, clock):
+    path = tmp_path / "kitchen.toml"
+    i2c = PI.replace('bus = "spi"\nspi_port = 1\ncs_pin = 16', 'bus = "i2c"\nreq_pin = 12')
+    path.write_text(i2c.replace("max_volume = 0.8", 'device = "USB Audio Device, USB Audio"\nmax_volume = 0.8'))
+    devices = build(str(path), clock)
+    assert devices.readers["table"].describe() == "PN532 on I2C at 0x24, request GPIO12"
+    assert "device 'USB Audio Device, USB Audio'" in devices.speaker.describe()
+    uart = PI.replace('bus = "spi"\nspi_port = 1\ncs_pin = 16', 'bus = "uart"')
+    path.write_text(uart)
+    assert build(str(path), clock).readers["table"].describe() == (
+        f"PN532 on {gpio_uart()} at 115200 baud"  # this machine's: tests/hardware/test_pi.py checks each model's
+    )
 
 
 def test_a_profile_can_be_given_as_a_path(tmp_path):
@@ -133,6 +149,32 @@ BROKEN = [
     (
         SIM.split("[speaker]")[0],
         "speaker: missing; required: a [speaker] table with a driver, one of 'sim', 'pygame'",
+    ),
+    (  # one pixel past the end is as wrong as eight
+        SIM.replace("start = 48\ncount = 12", "start = 48\ncount = 13"),
+        "leds.segments.turn-ring.count = 13: segment runs to pixel 61, past the end of strip 'main' (60 pixels)",
+    ),
+    (
+        PI.replace('bus = "spi"\nspi_port = 1\ncs_pin = 16', 'bus = "i2c"')
+        + '\n[readers.side]\ndriver = "pn532"\nbus = "i2c"\n',
+        "readers.side.bus = 'i2c': a PN532 has one fixed I²C address, and 'table' has it; use SPI",
+    ),
+    (
+        PI + '\n[readers.side]\ndriver = "rc522"\nspi_bus = 1\nrst_pin = 25\n',
+        "readers.side.spi_bus = 1: SPI1 already has the PN532 reader 'table'; "
+        "an RC522 and a PN532 cannot share an SPI port: put them on SPI0 and SPI1",
+    ),
+    (
+        PI.replace('bus = "spi"\nspi_port = 1\ncs_pin = 16', 'bus = "i2c"\nreq_pin = 17'),
+        "readers.table.req_pin = 17: GPIO17 is already used by buttons.die.pin",
+    ),
+    (
+        SIM.replace('[readers.table]\ndriver = "sim"\n', ""),
+        "readers = {}: a box needs at least one card reader: add a [readers.NAME] table",
+    ),
+    (
+        PI.replace('driver = "neopixel_spi"', 'driver = "neopixel_pwm"'),
+        "leds.strips.main.driver = 'neopixel_pwm': the driver must be one of 'sim', 'neopixel_spi'",
     ),
 ]
 

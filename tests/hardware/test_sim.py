@@ -17,7 +17,8 @@ from hardware.events import (
     TagSeen,
 )
 from hardware.pixels import SegmentSpec
-from hardware.sim import Played, SimButton, SimLedStrip, SimPuck, SimReader, SimSpeaker
+from hardware.sim import SOUNDS_KEPT, Played, SimButton, SimLedStrip, SimPuck, SimReader, SimSpeaker
+from hardware.speaker import UNKNOWN_KEPT
 from tests.hardware.support import kinds, pump
 
 UID = bytes.fromhex("04a1b2c3d4e5f6")
@@ -228,13 +229,13 @@ def test_the_sim_speaker_records_what_it_played_where_and_when(clock, tmp_path):
         speaker.play("bark", "nowhere")
         speaker.silence("music")
         speaker.volume = 1.0
-        assert speaker.played == [
+        assert list(speaker.played) == [
             Played(0.0, "fanfare", "music"),
             Played(0.25, "bark", "voice"),
             Played(0.25, "bark", "voice"),
         ]
-        assert speaker.unknown == ["meow"]
-        assert speaker.silenced == [(0.25, "music")]
+        assert list(speaker.unknown) == ["meow"]
+        assert list(speaker.silenced) == [(0.25, "music")]
         assert speaker.volume == 0.8
         assert speaker.sounds == ("bark", "fanfare")
 
@@ -275,6 +276,27 @@ def test_a_speaker_without_audio_device_plays_nothing_until_it_is_back(clock, tm
         assert len(speaker.played) == 1
 
     asyncio.run(scenario())
+
+
+def test_a_long_session_keeps_only_the_latest_sounds_and_counts_them_all(clock, tmp_path):
+    bark = tmp_path / "bark.wav"
+    bark.write_bytes(b"RIFF")
+
+    async def scenario():
+        speaker = SimSpeaker(EventSink(), clock)
+        speaker.start({"bark": bark})
+        for _ in range(SOUNDS_KEPT + 500):
+            clock.advance(1)
+            speaker.play("bark")
+            speaker.play("meow")
+            speaker.silence()
+        return speaker
+
+    speaker = asyncio.run(scenario())
+    assert speaker.played_count == SOUNDS_KEPT + 500
+    assert len(speaker.played) == len(speaker.silenced) == SOUNDS_KEPT
+    assert (speaker.played[0].at, speaker.played[-1].at) == (501, SOUNDS_KEPT + 500)
+    assert len(speaker.unknown) == UNKNOWN_KEPT
 
 
 # -- die puck --------------------------------------------------------------------------------

@@ -130,7 +130,7 @@ def test_missing_or_unreadable_sounds_are_a_fault_and_the_rest_play(clock, mixed
         await pump()
         (fault,) = sink.drain()
         assert "siren" in fault.message and "whistle" in fault.message
-        assert speaker.unknown == ["whistle"]
+        assert list(speaker.unknown) == ["whistle"]
 
     asyncio.run(scenario())
 
@@ -154,3 +154,18 @@ def test_no_audio_device_is_a_fault_and_a_later_play_finds_the_device(clock, mix
         assert "no audio device" in events[0].message
 
     asyncio.run(scenario())
+
+
+def test_the_profiles_audio_device_is_the_one_the_mixer_opens(clock, mixed, sounds, tmp_path):
+    """`speaker.device` picks the output (a USB speaker on a Pi 5); SDL's disk driver takes it as the file to fill."""
+    usb = tmp_path / "usb-speaker.raw"
+
+    async def scenario():
+        speaker = PygameSpeaker(EventSink(), clock, device=str(usb), max_volume=1.0, volume=1.0)
+        speaker.start(sounds)
+        speaker.play("bark")
+        assert played_out(usb, 1000)
+        speaker.stop()
+
+    asyncio.run(scenario())
+    assert not mixed.exists(), "nothing went to the default device"

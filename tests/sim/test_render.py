@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 import pygame
 import pytest
 
@@ -38,18 +40,19 @@ def draw(view: TableView, size=(1280, 800)):
 
 @pytest.mark.parametrize("size", [(1280, 800), (800, 500), (1920, 1080), (1000, 900)])
 def test_every_led_is_drawn_in_the_colour_the_strip_shows(size) -> None:
-    surface, drawn = draw(floppy_view(), size)
-    for segment, pixels in (("sea-route", SEA), ("police-track", TRACK), ("turn-ring", RING)):
-        points = drawn.leds[segment]
-        assert len(points) == len(pixels)
-        for point, rgb in zip(points, pixels):
-            assert surface.get_rect().collidepoint(point)
-            assert tuple(surface.get_at(point))[:3] == rgb, (segment, point)
+    for game, strip, pixels in (("pirates", "sea-route", SEA), ("policecats", "police-track", TRACK)):
+        surface, drawn = draw(replace(floppy_view(), game=game), size)
+        for segment, pixels in ((strip, pixels), ("turn-ring", RING)):
+            points = drawn.leds[segment]
+            assert len(points) == len(pixels)
+            for point, rgb in zip(points, pixels):
+                assert surface.get_rect().collidepoint(point)
+                assert tuple(surface.get_at(point))[:3] == rgb, (segment, point)
 
 
 def test_unlit_leds_are_black_dots_with_a_rim_so_a_dark_strip_is_still_seen() -> None:
     dark = tuple((0, 0, 0) for _ in range(24))
-    surface, drawn = draw(floppy_view(leds=(("sea-route", dark),)))
+    surface, drawn = draw(replace(floppy_view(leds=(("sea-route", dark),)), game="pirates"))
     x, y = drawn.leds["sea-route"][5]
     assert tuple(surface.get_at((x, y)))[:3] == (0, 0, 0)
     assert tuple(surface.get_at((x + 12, y)))[:3] == LED_RIM  # just outside the 11-pixel dot at 1280 x 800
@@ -128,3 +131,64 @@ def test_the_seat_the_table_waits_for_stands_out_in_its_colour() -> None:
     assert tuple(surface.get_at(drawn.spots["seat:2"]))[:3] == SEAT_COLORS[2]
     assert tuple(surface.get_at(drawn.spots["seat:1"]))[:3] == PANEL
     assert "seat:0" not in drawn.spots, "your own seat is the bottom of the window, not a panel"
+
+
+def police_view(**changes) -> TableView:
+    seats = (
+        SeatView(0, "You", cards=(), score=0, families=0),
+        SeatView(1, "Player 2", cards=("family-6-mother", "family-6-father"), score=3, families=0, police=True),
+        SeatView(2, "Player 3", cards=("family-5-kittens",), score=4, families=0),
+    )
+    view = dict(players=3, current=1, awaiting="roll", waiting_for=1, seats=seats, stack=26,
+                leds=(("sea-route", SEA), ("police-track", TRACK), ("turn-ring", RING)))
+    view.update(changes)
+    return TableView("policecats", **view)
+
+
+def die_face_pixels(view: TableView) -> bytes:
+    surface, drawn = draw(view)
+    return pygame.image.tobytes(surface.subsurface(drawn.rect_of("die")), "RGB")
+
+
+def test_policecats_the_die_shows_the_face_just_rolled() -> None:
+    """Issue 12, bug 5: the die graphic showed the same face whatever was rolled."""
+    faces = {face: die_face_pixels(police_view(die_face=face, awaiting="lure")) for face in ("cat", "dog", "mouse", "whistle")}
+    assert len(set(faces.values())) == 4, "each face is drawn differently"
+    assert faces["dog"] == die_face_pixels(police_view(die_face="dog", awaiting="lure")), "the same face, the same die"
+    _surface, drawn = draw(police_view(die_face="mouse", awaiting="lure"))
+    assert "mouse" in drawn.texts
+
+
+def test_policecats_has_no_hands_so_an_empty_table_in_front_of_you_says_so() -> None:
+    _surface, drawn = draw(police_view(hand=()))
+    assert "(no cards in your hand)" not in drawn.texts
+    assert "(no cats in front of you)" in drawn.texts
+    _surface, drawn = draw(floppy_view(hand=()))
+    assert "(no cards in your hand)" in drawn.texts
+
+
+def test_policecats_other_players_cats_are_named_in_words_large_enough_to_read() -> None:
+    _surface, drawn = draw(police_view())
+    for card, words in (("family-6-mother", "6 mother"), ("family-6-father", "6 father"), ("family-5-kittens", "5 kittens")):
+        assert words in drawn.texts, card
+        rect = drawn.rect_of(f"card:{card}")
+        assert rect.h >= 22 and rect.w >= 70, f"{card} is {rect.w} x {rect.h} px"
+
+
+def test_the_winners_colour_is_no_players_colour() -> None:
+    surface, drawn = draw(police_view(awaiting="over", waiting_for=None, winners=(1,)))
+    won = tuple(surface.get_at(drawn.spots["seat:1"]))[:3]
+    for seat_colour in SEAT_COLORS:
+        distance = sum((a - b) ** 2 for a, b in zip(won, seat_colour)) ** 0.5
+        assert distance > 150, f"the winner's {won} is close to a seat's {seat_colour}"
+
+
+@pytest.mark.parametrize("game, strips", [("floppy-ears", set()), ("pirates", {"sea-route"}),
+                                          ("policecats", {"police-track"}), (None, set())])
+def test_only_the_strips_a_game_uses_are_drawn(game, strips) -> None:
+    view = police_view() if game == "policecats" else floppy_view()
+    view = TableView(game, **{f: getattr(view, f) for f in ("players", "seats", "leds", "stack")})
+    _surface, drawn = draw(view)
+    assert set(drawn.leds) - {"turn-ring"} == strips
+    assert ("sea route" in drawn.texts) == ("sea-route" in strips)
+    assert ("police track" in drawn.texts) == ("police-track" in strips)

@@ -7,7 +7,6 @@ import asyncio
 import pygame
 
 from controller.lights import CARD_COLORS, SEAT_COLORS
-from controller.lights.base import spread
 from controller.window.cards import card_look
 from tests.sim.helpers import click, key, pixel, sim_app, space, until
 
@@ -22,10 +21,13 @@ def your_turn(app, awaiting: str = "play") -> bool:
     return engine is not None and engine.awaiting == awaiting and app.seats.awaited() == 0 and quiet(app)
 
 
+ARC_STARTS = {2: (0, 6), 3: (0, 4, 8), 4: (0, 3, 6, 9)}
+"""Where each seat's arc starts on the twelve-pixel turn ring, counted by hand: even arcs, seat 1 first."""
+
+
 def ring_shows(app, seat: int) -> bool:
     """The first pixel of ``seat``'s arc is lit in its colour, on the strip and in the window."""
-    players = app.daemon.box.engine.players
-    first = spread(12, players)[seat][0]
+    first = ARC_STARTS[app.daemon.box.engine.players][seat]
     app.refresh()
     lit = app.daemon.devices.leds.shown("turn-ring")[first] == SEAT_COLORS[seat]
     return lit and pixel(app, app.drawn.leds["turn-ring"][first]) == SEAT_COLORS[seat]
@@ -33,7 +35,8 @@ def ring_shows(app, seat: int) -> bool:
 
 def assert_leds_drawn_as_shown(app) -> None:
     leds = app.daemon.devices.leds
-    for segment in leds.segments:
+    assert set(app.drawn.leds) <= set(leds.segments) and "turn-ring" in app.drawn.leds
+    for segment in app.drawn.leds:
         for index, (point, rgb) in enumerate(zip(app.drawn.leds[segment], leds.shown(segment))):
             assert pixel(app, point) == rgb, f"{segment}[{index}]"
 
@@ -194,5 +197,31 @@ def test_without_a_game_you_choose_one_with_the_control_cards(tmp_path) -> None:
             assert app.daemon.box.engine.log[-1]["type"] == "roll"
             key(app, pygame.K_q)
             assert not app.running
+
+    asyncio.run(scenario())
+
+
+def test_a_press_as_a_bot_finishes_is_told_to_wait_for_its_move_not_for_your_own_turn(tmp_path) -> None:
+    """Issue 12, bug 4: "Wait: it is Player 1's (yellow) turn" was shown to Player 1 under "Your turn"."""
+
+    async def scenario():
+        async with sim_app(tmp_path, "pirates", 3, seed=1) as (app, clock):
+            await until(clock, app, lambda: your_turn(app))
+            await space(app, clock)  # draw
+            await clock.run_for(0.3)
+            await space(app, clock)  # pass: the bots play until it is your turn again
+            # the instant the last bot's input made it your turn, while its hand is still on the table
+            for _ in range(4000):
+                if app.seats.acting and app.seats.awaited() == 0:
+                    break
+                await clock.run_for(0.02)
+            else:
+                raise AssertionError("the bots never handed the turn back")
+            log = list(app.daemon.box.engine.log)
+            await space(app, clock)
+            app.refresh()
+            view = app.view()
+            assert "Player 1" not in view.hint and "Wait" in view.hint, view.hint
+            assert app.daemon.box.engine.log == log, "the press was held back, not taken"
 
     asyncio.run(scenario())
