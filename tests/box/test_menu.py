@@ -42,7 +42,7 @@ def test_a_players_card_before_the_game_card_waits_for_the_game(tmp_path: Path) 
 
 
 def test_choices_in_any_order_with_a_variant_between_them(tmp_path: Path) -> None:
-    """C10 (RULINGS: the alarm variant allows two players): the variant may come between game and players."""
+    """RULINGS C10 (the alarm variant is for 2 players and up): the variant may come between game and players."""
     box, stage, clock = make_box(tmp_path)
     tap(box, clock, "control-game-policecats")
     assert stage.prompts[-1] == ("menu-game", {"game": "policecats"})  # "Police cats! How many players?"
@@ -54,7 +54,7 @@ def test_choices_in_any_order_with_a_variant_between_them(tmp_path: Path) -> Non
 
 
 def test_a_player_count_the_game_does_not_allow_is_refused_with_the_reason(tmp_path: Path) -> None:
-    """C1 (RULINGS: the basic game is for 3 to 5 players)."""
+    """RULINGS: "Policecats 3–5 (the policecat-alarm variant 2–5)"."""
     box, stage, clock = make_box(tmp_path)
     tap(box, clock, "control-players-2")
     tap(box, clock, "control-game-policecats")

@@ -100,3 +100,33 @@ def test_the_daemon_tells_the_box_how_long_the_die_button_is_held(tmp_path: Path
         await stopped(daemon, task)
 
     asyncio.run(scenario())
+
+
+def test_a_script_waits_out_the_handover_with_a_wait_line(tmp_path: Path) -> None:
+    """The sim's standard input: a press straight after the turn passed is refused, after `wait 2` it counts."""
+    from controller.siminput import SimInput
+
+    async def scenario() -> None:
+        daemon, task, clock, lines = await started(tmp_path, seed=5)
+        sim = SimInput(daemon.devices, clock, lines.append)
+
+        async def run(line: str, seconds: float = 0.1) -> None:
+            await asyncio.gather(sim.command(line), clock.run_for(seconds))
+
+        for line in ("tap control-game-policecats", "tap control-players-3"):
+            await run(line)
+        await run("wait 2", 2.1)
+        await run("press die")
+        assert [a["type"] for a in daemon.box.engine.log] == ["roll"]
+        assert daemon.box.engine.current == 1, "seed 5 rolls the mouse with no cat out to take: the turn passes at once"
+        await run("press die")
+        assert lines[-1].startswith("refused: wait: too soon: Player 2's turn starts in")
+        assert len(daemon.box.engine.log) == 1
+        await run("wait 2", 2.1)
+        await run("press die")
+        assert daemon.box.engine.log[-1]["player"] == 1
+        await run("wait x")
+        assert lines[-1].startswith("error: cannot do 'wait x'")
+        await stopped(daemon, task)
+
+    asyncio.run(scenario())
