@@ -100,6 +100,10 @@ FIXES: tuple[tuple[tuple[str, ...], str], ...] = (
     (("audio",), "no sound card: check aplay -l, the audio cable, or the speaker in the profile"),
     (("sounds not loaded",), "sound files are missing: reinstall, or regenerate them (sounds/README.md)"),
     (("/dev/tty", "serial"), "the die puck is not plugged in, or not at this port"),
+    (("die puck", "not plugged in"), "the die puck is not plugged in: plug it into the box (ls /dev/serial/by-id)"),
+    (("die puck", "permission"), "the user may not open serial ports: sudo usermod -aG dialout $USER"),
+    (("die puck", "stopped answering"), "the die puck hangs or runs no firmware: replug it, or flash it (firmware/README.md)"),
+    (("die puck",), "the die puck was unplugged: plug it in again"),
 )
 
 

@@ -1,22 +1,28 @@
-"""The die puck: a microcontroller on a USB serial line.
+"""The die puck: a Pico on USB serial, speaking firmware/PROTOCOL.md.
 
-PLACEHOLDER PROTOCOL, until the puck's firmware settles it: plain text
-lines, ASCII, ending in "\\n".
+Text lines, ASCII, ending in ``\\n``. On opening the port the box says
+``HELLO gamebox proto=1`` and the puck answers with its version, protocol
+and capabilities; then the box sends ``PING`` every second and the puck
+answers ``PONG``, so a puck that hangs is noticed within a few seconds, not
+at the next roll. ``PRESS`` from the puck is a :class:`PuckPressed`;
+:meth:`SerialPuck.show` sends ``FACE <name>``. A line either side cannot
+use is answered with ``ERR <reason> <line>``, and an ``ERR`` is never
+answered.
 
-- puck to box: ``PRESS`` when its button is pressed; ``HELLO <version>``
-  when it starts (logged). Other lines are ignored.
-- box to puck: ``FACE <name>`` to show a die face ("cat", "dog", "3", ...).
-
-The reader thread blocks in ``readline``; :meth:`SerialPuck.stop` calls
-pyserial's ``cancel_read`` so it returns at once. Unplugging the puck is a
-fault; it is opened again, with growing waits, until it is back.
+The port is found by its USB id under ``/dev/serial/by-id`` (a glob), so it
+does not matter which ttyACM the kernel handed out. The reader thread reads
+with a short timeout so it can keep the heartbeat; pulling the plug, or a
+puck that stops answering, is a fault, and the port is looked for and
+opened again, with growing waits, until the puck is back.
 """
 
 from __future__ import annotations
 
 import contextlib
+import glob
 import logging
-from collections.abc import Callable
+import threading
+from dataclasses import dataclass
 from typing import Any
 
 from hardware.clock import Clock
@@ -27,15 +33,75 @@ from hardware.worker import Threaded, Worker
 
 log = logging.getLogger(__name__)
 
+#: The protocol this box speaks (firmware/PROTOCOL.md).
+PROTOCOL = 1
+#: Where udev lists a Pico running MicroPython, whatever its serial number.
+BY_ID = "/dev/serial/by-id/usb-MicroPython_Board_in_FS_mode_*-if00"
+#: Seconds between PINGs; this many unanswered in a row are a lost link.
+HEARTBEAT = 1.0
+MISSED = 3
+#: How long one read waits (real seconds), so the thread looks at the clock this often.
+READ_TIMEOUT = 0.05
+MAX_LINE = 80
+#: At most one ERR answer per this many seconds: a puck fallen back to its REPL echoes what it is sent.
+ERR_EVERY = 1.0
+
+
+@dataclass(frozen=True, slots=True)
+class PuckInfo:
+    """What the puck said in its HELLO."""
+
+    version: str
+    protocol: int  # 0: a HELLO without proto=, the placeholder protocol (PRESS and FACE only)
+    leds: int | None = None
+    caps: tuple[str, ...] = ()
+
+    def summary(self) -> str:
+        parts = [f"firmware {self.version}", f"protocol {self.protocol}"]
+        if self.protocol < PROTOCOL:
+            parts[-1] += " (older than this box's: flash the puck, firmware/README.md)"
+        elif self.protocol > PROTOCOL:
+            parts[-1] += f" (newer than this box's {PROTOCOL}: spoken as {PROTOCOL})"
+        if self.leds is not None:
+            parts.append(f"{self.leds} LEDs")
+        if self.caps:
+            parts.append("+".join(self.caps))
+        return ", ".join(parts)
+
+
+def parse_hello(rest: str) -> PuckInfo | None:
+    """``1.0.0 proto=1 leds=12 caps=button,ring`` as a PuckInfo; None if it is not one."""
+    words = rest.split()
+    if not words:
+        return None
+    fields = dict(word.split("=", 1) for word in words[1:] if "=" in word)
+    try:
+        protocol = int(fields.get("proto", "0"))
+        leds = int(fields["leds"]) if "leds" in fields else None
+    except ValueError:
+        return None
+    caps = tuple(cap for cap in fields.get("caps", "").split(",") if cap)
+    return PuckInfo(words[0], protocol, leds, caps)
+
+
+def find_port(pattern: str) -> str | None:
+    """The first port matching ``pattern`` (a path or a glob), or None when none is plugged in."""
+    matches = sorted(glob.glob(pattern))
+    return matches[0] if matches else None
+
 
 def open_serial(device: str, baudrate: int) -> Any:
     import serial
 
-    return serial.Serial(device, baudrate=baudrate, timeout=None)
+    return serial.Serial(device, baudrate=baudrate, timeout=READ_TIMEOUT)
+
+
+class LinkLost(Exception):
+    """The puck stopped answering the heartbeat."""
 
 
 class SerialPuck(Threaded, DiePuck):
-    """A die puck speaking the placeholder line protocol."""
+    """A die puck on a USB serial port found by ``device`` (a path or a by-id glob)."""
 
     driver = "serial"
 
@@ -45,9 +111,8 @@ class SerialPuck(Threaded, DiePuck):
         sink: EventSink,
         clock: Clock,
         *,
-        device: str,
+        device: str = BY_ID,
         baudrate: int = 115200,
-        open_port: Callable[[str, int], Any] = open_serial,
         backoff: Backoff | None = None,
     ) -> None:
         self.name = name
@@ -57,57 +122,151 @@ class SerialPuck(Threaded, DiePuck):
         self._sink = sink
         self._clock = clock
         self._faults = FaultReporter(self.device, sink, clock)
-        self._open_port = open_port
         self._backoff = backoff or Backoff(0.5, 2.0, 5.0)
         self._worker = Worker(self.device, self._run, wake=self._wake)
         self._port: Any = None
+        self._opened: str | None = None  # the port the glob found
+        self._write_lock = threading.Lock()
+        self._hello = threading.Event()
+        #: What the puck said in its last HELLO; None until it has said one on this connection.
+        self.info: PuckInfo | None = None
+        self._face: str | None = None
+        self._unanswered = 0
+        self._ping_due = 0.0
+        self._last_err = float("-inf")
 
-    def _wake(self) -> None:
-        # stopping is already set: if no port is open yet, the thread sees it
-        # before it reads; if one is, cancel_read returns the readline at once.
-        port = self._port
-        if port is not None:
-            port.cancel_read()
-
+    # -- the box's side -------------------------------------------------------------
     def show(self, face: str) -> None:
-        port = self._port
-        if port is None:
-            return
-        try:
-            port.write(f"FACE {face}\n".encode("ascii", "replace"))
-        except Exception as error:  # unplugged: the reader thread reopens it
-            self._faults.fault(f"{self.port_path}: {error}")
+        self._face = face
+        self._send(f"FACE {face}")
 
     def describe(self) -> str:
-        return f"die puck on {self.port_path} at {self.baudrate} baud (placeholder protocol)"
+        where = self._opened or self.port_path
+        if self.info is None:
+            return f"die puck on {where}: no HELLO yet"
+        return f"die puck {self.info.summary()} on {where}"
+
+    def wait_started(self, timeout: float) -> bool:
+        """Wait for the first try to open the port and, if it opened, for the puck's HELLO (so doctor can show its version)."""
+        if not self._worker.tried.wait(timeout):
+            return False
+        if self._port is not None:
+            self._hello.wait(timeout)
+        return True
+
+    # -- the reader thread ----------------------------------------------------------
+    def _wake(self) -> None:
+        # stopping is already set: if no port is open yet, the thread sees it
+        # before it reads; if one is, cancel_read returns the read at once.
+        port = self._port
+        if port is not None:
+            with contextlib.suppress(Exception):  # closed by the thread meanwhile
+                port.cancel_read()
 
     def _run(self) -> None:
         stopping = self._worker.stopping
         while not stopping.is_set():
+            path = find_port(self.port_path)
             try:
-                self._port = self._open_port(self.port_path, self.baudrate)
-            except Exception as error:  # not plugged in
-                self._faults.fault(f"cannot open {self.port_path}: {error}")
+                if path is None:
+                    raise FileNotFoundError(f"no die puck at {self.port_path}: not plugged in?")
+                self._port = open_serial(path, self.baudrate)
+            except Exception as error:  # not plugged in, or not ours to open
+                self._faults.fault(str(error) if path is None else f"cannot open the die puck at {path}: {error}")
                 self._worker.tried.set()
                 stopping.wait(self._backoff.next())
                 continue
-            self._backoff.reset()
-            self._faults.ok()
+            self._opened = path
             self._worker.tried.set()
             try:
-                self._read_lines()
-            except Exception as error:  # serial.SerialException: unplugged
-                self._faults.fault(f"{self.port_path}: {error}")
+                self._converse()
+            except Exception as error:  # serial.SerialException: unplugged; LinkLost: hung
+                self._faults.fault(f"die puck at {path}: {error}")
                 stopping.wait(self._backoff.next())
             finally:
                 port, self._port = self._port, None
+                self.info = None
+                self._hello.clear()
                 with contextlib.suppress(Exception):  # already gone with the puck
                     port.close()
 
-    def _read_lines(self) -> None:
+    def _converse(self) -> None:
+        """Introduce the box, then read lines and keep the heartbeat until the link breaks or stop."""
+        self._unanswered = 0
+        self._ping_due = self._clock.monotonic() + HEARTBEAT
+        self._write(f"HELLO gamebox proto={PROTOCOL}")
+        if self._face is not None:  # a replugged puck shows the last roll again
+            self._write(f"FACE {self._face}")
+        buffer = bytearray()
         while not self._worker.stopping.is_set():
-            line = self._port.readline().decode("ascii", "replace").strip()
-            if line == "PRESS":
+            port = self._port
+            data = port.read(port.in_waiting or 1)
+            if data:
+                buffer += data
+                buffer = self._take_lines(buffer)
+            self._keep_heartbeat()
+
+    def _take_lines(self, buffer: bytearray) -> bytearray:
+        while (end := buffer.find(b"\n")) >= 0:
+            raw, buffer = buffer[:end].rstrip(b"\r"), buffer[end + 1 :]
+            if len(raw) > MAX_LINE:
+                self._refuse("too-long", "")
+            else:
+                self._heard("".join(chr(b) if 32 <= b < 127 else "?" for b in raw).strip())
+        if len(buffer) > MAX_LINE:  # no end in sight: drop it, answer once its end comes
+            buffer = bytearray(b"x" * (MAX_LINE + 1))
+        return buffer
+
+    def _keep_heartbeat(self) -> None:
+        now = self._clock.monotonic()
+        if now < self._ping_due:
+            return
+        checked = self.info is None or self.info.protocol >= 1
+        if checked and self._unanswered >= MISSED:
+            raise LinkLost(f"the die puck stopped answering ({MISSED} heartbeats missed)")
+        self._write("PING" if self.info is not None else f"HELLO gamebox proto={PROTOCOL}")
+        self._unanswered += 1
+        self._ping_due = now + HEARTBEAT
+
+    def _heard(self, line: str) -> None:
+        """One line from the puck. Only its own lines count as an answer: an echo does not."""
+        verb, _, rest = line.partition(" ")
+        if verb in ("PRESS", "PONG"):
+            self._unanswered = 0
+            if verb == "PRESS":
                 self._sink.post(PuckPressed(self.name, at=self._clock.monotonic()))
-            elif line.startswith("HELLO"):
-                log.info("%s: %s", self.device, line)
+        elif verb == "HELLO" and (info := parse_hello(rest)) is not None and info.version != "gamebox":
+            self._unanswered = 0
+            self._greeted(info)
+        elif verb == "ERR" or line.startswith("HELLO gamebox"):
+            log.warning("%s did not understand the box: %s", self.device, line)
+        elif line:
+            log.warning("%s: a line the box does not understand: %r", self.device, line)
+            self._refuse("unknown", line)
+
+    def _greeted(self, info: PuckInfo) -> None:
+        self.info = info
+        log.info("%s: %s on %s", self.device, info.summary(), self._opened)
+        self._hello.set()
+        self._faults.ok()
+
+    def _refuse(self, reason: str, line: str) -> None:
+        now = self._clock.monotonic()
+        if now - self._last_err >= ERR_EVERY:
+            self._last_err = now
+            self._write(f"ERR {reason} {line[:32]}".strip())
+
+    # -- writing (the loop's thread and the reader's) -------------------------------
+    def _send(self, line: str) -> None:
+        """Write from the box's side: a failure is a fault; the reader thread reopens the port."""
+        try:
+            self._write(line)
+        except Exception as error:  # unplugged
+            self._faults.fault(f"die puck at {self._opened or self.port_path}: {error}")
+
+    def _write(self, line: str) -> None:
+        port = self._port
+        if port is None:
+            return
+        with self._write_lock:
+            port.write(f"{line}\n".encode("ascii", "replace"))

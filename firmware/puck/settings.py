@@ -1,0 +1,27 @@
+"""What a builder may change for their own puck: pins, ring size, power budget and timings.
+
+The defaults match the wiring table in firmware/README.md.
+"""
+
+BUTTON_PIN = 15  # GP15: arcade button to GND (internal pull-up)
+SHAKE_PIN = 14  # GP14: vibration/tilt switch to GND; None when the puck has none
+RING_PIN = 16  # GP16: the ring's DIN (through 330 ohm)
+LEDS = 12  # pixels on the ring (8 or more, so every face has its own pattern)
+
+# A USB 2.0 port gives 500 mA; the Pico itself takes about 30 mA. The ring
+# is held under this budget whatever it shows (a WS2812 draws about 20 mA
+# per colour channel at full level).
+LED_BUDGET_MA = 300
+MAX_LEVEL = 0.5  # brightness ceiling: full WS2812s dazzle a child across the table
+
+DEBOUNCE_MS = 20  # button chatter shorter than this is ignored
+SHAKE_EDGES = 6  # switch changes within SHAKE_WINDOW_MS that make a shake
+SHAKE_WINDOW_MS = 600
+SHAKE_REST_MS = 1500  # after a shake, the switch still rattles: one shake is one roll
+
+MIN_SPIN_MS = 700  # the ring spins at least this long, so a roll looks like one
+MAX_SPIN_MS = 3000  # no face by then (the press did not roll): stop spinning
+IDLE_MS = 60000  # no press and no face for this long: dim
+IDLE_LEVEL = 0.15
+LINK_TIMEOUT_MS = 3500  # nothing from the box for this long: the link is lost
+POLL_MS = 10  # the main loop's longest wait for the serial line

@@ -1,0 +1,42 @@
+"""The board layer on the stand-ins, under CPython and MicroPython: the pins, the ring, and the line as byte streams.
+
+MicroPython-compatible like test_puck_logic (mp_run.py runs both); the
+line is a pair of files, which both interpreters can poll.
+"""
+
+import sys
+
+try:
+    from tests.firmware import rp2_standins  # CPython, in the suite
+except ImportError:
+    import rp2_standins  # MicroPython, from mp_run.py
+
+rp2_standins.install()
+
+from puck import faces, settings  # noqa: E402  (after the stand-ins, as on a Pico after its modules)
+from puck.app import App  # noqa: E402
+from puck.board import Board  # noqa: E402
+
+BASE = "/tmp/gamebox-puck-" + sys.implementation.name
+
+
+def test_the_board_reads_the_line_writes_answers_and_drives_the_pins_and_ring():
+    with open(BASE + ".in", "wb") as line:
+        line.write(b"PING\nFACE dog\n")
+    now = [0]
+    with open(BASE + ".in", "rb") as stdin, open(BASE + ".out", "wb") as stdout:
+        board = Board(stdin=stdin, stdout=stdout, ticks_ms=lambda: now[0])
+        app = App(board)
+        app.step()
+        ring = rp2_standins.NeoPixel.last
+        assert [rgb != (0, 0, 0) for rgb in ring.shown] == faces.pattern("dog", settings.LEDS)
+        assert not board.button_down() and not board.shaken()
+        rp2_standins.Pin.wired[settings.BUTTON_PIN].level = 0  # pressed: the pull-up pin goes low
+        for _ in range(3):
+            now[0] += settings.DEBOUNCE_MS
+            app.step()
+        assert board.button_down()
+        board.wait(0)
+    with open(BASE + ".out", "rb") as said:
+        lines = said.read().decode().split("\n")
+    assert lines[0].startswith("HELLO ") and lines[1:] == ["PONG", "PRESS", ""]

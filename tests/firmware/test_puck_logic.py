@@ -1,0 +1,299 @@
+"""The puck's logic under CPython and, through mp_run.py, under MicroPython's unix port.
+
+Plain functions and asserts only (no pytest imports, no CPython-only
+modules), so the same file runs in both interpreters. Time is a number
+passed in: nothing here waits.
+"""
+
+from puck import PROTOCOL, VERSION, faces, ring, settings, ticks
+
+try:
+    from tests.firmware.rp2_standins import StandInBoard  # CPython, in the suite
+except ImportError:
+    from rp2_standins import StandInBoard  # MicroPython, from mp_run.py
+
+from puck.app import App  # noqa: E402
+from puck.core import Puck  # noqa: E402
+from puck.protocol import FACES, TOO_LONG, LineReader  # noqa: E402
+
+LEDS = 12
+
+
+def booted(now=0, leds=LEDS, shake=True):
+    """A puck that has said HELLO and heard the box's first PING."""
+    puck = Puck(now, leds, shake)
+    puck.received("PING", now)
+    puck.take_lines()
+    return puck
+
+
+def hold(puck, down, start, ms, every=5):
+    """The button held at ``down`` for ``ms``, sampled every ``every`` ms as the main loop does; the end time."""
+    now = start
+    while now < start + ms:
+        puck.button(down, now)
+        now += every
+    return now
+
+
+def press(puck, start, down_ms=80, up_ms=80):
+    return hold(puck, False, hold(puck, True, start, down_ms), up_ms)
+
+
+def lit(pixels):
+    return [rgb != (0, 0, 0) for rgb in pixels]
+
+
+# -- the button ---------------------------------------------------------------------
+def test_a_press_is_one_press_line_however_the_contacts_chatter():
+    puck = booted()
+    now = 0
+    for level in (True, False, True, False, True):  # 2 ms bounces on the way down
+        puck.button(level, now)
+        now += 2
+    now = hold(puck, True, now, 60)
+    for level in (False, True, False):  # and on the way up
+        puck.button(level, now)
+        now += 2
+    hold(puck, False, now, 60)
+    assert puck.take_lines() == ["PRESS"]
+
+
+def test_chatter_shorter_than_the_debounce_time_is_no_press():
+    puck = booted()
+    now = hold(puck, True, 0, settings.DEBOUNCE_MS - 5, every=1)
+    hold(puck, False, now, 100)
+    assert puck.take_lines() == []
+
+
+def test_ten_presses_a_second_are_ten_presses():
+    puck = booted()
+    now = 0
+    for _ in range(10):
+        now = press(puck, now, down_ms=50, up_ms=50)
+    assert now == 1000
+    assert puck.take_lines() == ["PRESS"] * 10
+
+
+def test_a_press_across_the_ticks_wrap_still_counts():
+    start = ticks.PERIOD - 30
+    puck = booted(start)
+    now = start
+    for _ in range(20):
+        puck.button(True, ticks.add(now, 0))
+        now += 5
+    assert puck.take_lines() == ["PRESS"]
+    assert ticks.diff(5, ticks.PERIOD - 5) == 10
+
+
+# -- the shake switch -----------------------------------------------------------------
+def rattle(puck, start, changes, every=40):
+    level, now = False, start
+    for _ in range(changes):
+        level = not level
+        puck.shake(level, now)
+        now += every
+    return now
+
+
+def test_a_bump_is_not_a_shake_and_a_shake_is_one_roll():
+    puck = booted()
+    now = rattle(puck, 0, 2)  # set down on the table
+    assert puck.take_lines() == []
+    now = rattle(puck, now + 2000, 30)  # shaken for over a second
+    assert puck.take_lines() == ["PRESS"]
+    rattle(puck, now + settings.SHAKE_REST_MS, settings.SHAKE_EDGES)
+    assert puck.take_lines() == ["PRESS"], "a new shake after the rest is a new roll"
+
+
+def test_a_slow_wobble_is_not_a_shake():
+    puck = booted()
+    rattle(puck, 0, 20, every=settings.SHAKE_WINDOW_MS // 2)
+    assert puck.take_lines() == []
+
+
+def test_a_puck_without_a_switch_says_so():
+    puck = Puck(0, LEDS, shake=False)
+    assert puck.take_lines() == ["HELLO %s proto=%d leds=12 caps=button,ring" % (VERSION, PROTOCOL)]
+
+
+# -- spinning and faces ---------------------------------------------------------------
+def test_the_ring_spins_after_a_press_and_shows_the_face_once_the_spin_has_run():
+    puck = booted()
+    now = press(puck, 0)
+    frames = [puck.frame(now + ms) for ms in range(0, 500, 50)]
+    heads = [f.index(max(f)) for f in frames]
+    assert len(set(heads)) > 3, "the comet goes round"
+    puck.received("FACE dog", now + 100)  # the box answers at once
+    puck.tick(now + 200)
+    assert puck.frame(now + 200) != puck.frame(now + settings.MIN_SPIN_MS + 50)
+    assert puck.face is None, "still rolling"
+    puck.tick(now + settings.MIN_SPIN_MS + 10)
+    assert puck.face == "dog"
+    assert lit(puck.frame(now + settings.MIN_SPIN_MS + 20)) == faces.pattern("dog", LEDS)
+
+
+def test_a_press_the_box_does_not_answer_with_a_face_stops_spinning():
+    puck = booted()
+    puck.received("FACE cat", 0)
+    now = press(puck, 100)
+    puck.received("PING", now + settings.MAX_SPIN_MS - 500)
+    puck.tick(now + settings.MAX_SPIN_MS)
+    assert puck.spinning_since is None
+    assert lit(puck.frame(now + settings.MAX_SPIN_MS)) == faces.pattern("cat", LEDS), "back to the last face"
+
+
+def test_a_face_without_a_press_is_shown_at_once():
+    puck = booted()
+    puck.received("FACE 4", 10)
+    assert lit(puck.frame(20)) == faces.pattern("4", LEDS)
+    assert sum(lit(puck.frame(20))) == 4
+
+
+def test_every_face_has_its_own_pattern_on_any_ring_so_colour_is_never_needed():
+    for leds in range(faces.MIN_LEDS, 33):
+        shapes = {}
+        for face in FACES:
+            shape = tuple(faces.pattern(face, leds))
+            assert shape not in shapes, "%s looks like %s on %d pixels" % (face, shapes.get(shape), leds)
+            assert any(shape), face
+            shapes[shape] = face
+
+
+def test_the_whistle_flashes_and_the_others_stand_still():
+    puck = booted()
+    puck.received("FACE whistle", 0)
+    flashes = [lit(puck.frame(ms)) for ms in (0, faces.FLASH_MS, 2 * faces.FLASH_MS)]
+    assert flashes == [faces.pattern("whistle", LEDS), [False] * LEDS, faces.pattern("whistle", LEDS)]
+    puck.received("FACE cat", 600)
+    assert puck.frame(600) is puck.frame(600 + faces.FLASH_MS), "nothing new: the same frame, not drawn again"
+
+
+def test_a_ring_too_small_for_the_patterns_is_refused():
+    try:
+        Puck(0, leds=6)
+    except ValueError as error:
+        assert "8" in str(error)
+    else:
+        raise AssertionError("a 6-pixel ring was accepted")
+
+
+# -- dimming and power --------------------------------------------------------------
+def test_the_ring_dims_when_idle_and_a_press_wakes_it():
+    puck = booted()
+    puck.received("FACE cat", 0)
+    awake = puck.frame(100)
+    t = settings.IDLE_MS + 10
+    puck.received("PING", t)
+    puck.take_lines()
+    dim = puck.frame(t)
+    assert lit(dim) == lit(awake) and max(max(rgb) for rgb in dim) < max(max(rgb) for rgb in awake) / 3
+    now = press(puck, t)
+    assert puck.take_lines() == ["PRESS"], "the waking press rolls too"
+    puck.received("FACE cat", now)
+    puck.tick(now + settings.MIN_SPIN_MS)
+    assert puck.frame(now + settings.MIN_SPIN_MS) == awake
+
+
+def test_no_frame_draws_more_than_the_usb_budget():
+    for leds in (8, 12, 16, 24, 60):
+        puck = booted(leds=leds)
+        worst = 0
+        for face in FACES:
+            puck.received("FACE " + face, 0)
+            worst = max(worst, ring.current_ma(puck.frame(0)))
+        now = press(puck, 0)
+        for ms in range(0, settings.MAX_SPIN_MS, 37):
+            worst = max(worst, ring.current_ma(puck.frame(now + ms)))
+        assert worst <= settings.LED_BUDGET_MA, (leds, worst)
+    small = booted(leds=12)
+    small.received("FACE 1", 0)
+    assert max(small.frame(0)[0]) == int(faces.NUMBER_COLOUR[0] * settings.MAX_LEVEL), "one dot is not dimmed"
+
+
+# -- the link -------------------------------------------------------------------------
+def test_the_puck_says_hello_at_power_on_and_when_the_box_asks():
+    puck = Puck(0, LEDS)
+    expected = "HELLO %s proto=%d leds=12 caps=button,ring,shake" % (VERSION, PROTOCOL)
+    assert puck.take_lines() == [expected]
+    puck.received("HELLO gamebox proto=1", 5)
+    assert puck.take_lines() == [expected]
+
+
+def test_a_ping_is_answered_and_silence_is_a_lost_link_shown_on_the_ring():
+    puck = Puck(0, LEDS)
+    assert not puck.linked(0) and lit(puck.frame(0)) == lit(ring.waiting(LEDS, 0)), "no box yet"
+    puck.received("PING", 100)
+    assert puck.take_lines()[-1] == "PONG"
+    puck.received("FACE mouse", 200)
+    assert puck.linked(200 + settings.LINK_TIMEOUT_MS - 1)
+    late = 200 + settings.LINK_TIMEOUT_MS
+    assert not puck.linked(late)
+    assert lit(puck.frame(late)) == lit(ring.waiting(LEDS, late))
+    puck.received("PING", late + 10)
+    assert lit(puck.frame(late + 10)) == faces.pattern("mouse", LEDS), "back when the box is"
+
+
+def test_before_the_first_roll_one_dot_walks_round_so_the_puck_looks_alive():
+    puck = booted()
+    step = ring.READY_TURN_MS // LEDS
+    frames = []
+    for t in range(0, ring.READY_TURN_MS, step):
+        puck.received("PING", t)  # the box is there all along
+        frames.append(lit(puck.frame(t)))
+    assert all(sum(frame) == 1 for frame in frames)
+    assert [frame.index(True) for frame in frames] == list(range(LEDS)), "round once, a pixel at a time"
+    puck.received("FACE 1", ring.READY_TURN_MS)
+    assert puck.frame(ring.READY_TURN_MS + 3 * step) == puck.frame(ring.READY_TURN_MS), "the face 1 stands still"
+
+
+# -- what the puck does not understand -----------------------------------------------
+def test_lines_it_does_not_understand_are_answered_never_obeyed():
+    puck = booted()
+    for line in ("WIBBLE", "FACE", "FACE purple", "face cat", "PRESS"):
+        puck.received(line, 0)
+    assert puck.take_lines() == [
+        "ERR unknown WIBBLE", "ERR bad-face", "ERR bad-face purple", "ERR unknown face cat", "ERR unknown PRESS",
+    ]
+    assert puck.face is None
+
+
+def test_an_err_from_the_box_is_not_answered():
+    puck = booted()
+    puck.received("ERR unknown PONG", 0)
+    puck.received("", 0)
+    assert puck.take_lines() == []
+
+
+def test_the_line_reader_joins_chunks_and_survives_noise():
+    reader = LineReader()
+    assert reader.feed(b"FA") == []
+    assert reader.feed(b"CE cat\r\nPI") == ["FACE cat"]
+    assert reader.feed(b"NG\n\xff\x00\x80garbage\n") == ["PING", "???garbage"]
+    assert reader.feed(b"x" * 500 + b"\nPING\n") == [TOO_LONG, "PING"]
+
+
+def test_noise_from_the_line_becomes_err_answers():
+    puck = booted()
+    for line in LineReader().feed(b"\xfe\xfe\n" + b"y" * 200 + b"\n"):
+        puck.received(line, 0)
+    assert puck.take_lines() == ["ERR unknown ??", "ERR too-long"]
+
+
+# -- the main loop on a stand-in board --------------------------------------------------
+def test_the_main_loop_reads_the_line_writes_answers_and_draws_only_changes():
+    board = StandInBoard()
+    app = App(board)
+    app.step()
+    assert board.written.startswith(b"HELLO " + VERSION.encode())
+    board.incoming = b"PING\nFACE cat\n"
+    board.now = 10
+    app.step()
+    app.step()
+    assert board.written.endswith(b"PONG\n")
+    assert len(board.shown) == 2 and lit(board.shown[-1]) == faces.pattern("cat", LEDS)
+    board.down = True
+    for _ in range(5):
+        board.now += 10
+        app.step()
+    assert board.written.endswith(b"PRESS\n")

@@ -1,0 +1,141 @@
+"""A puck's USB cable as a pseudo-terminal pair, and stand-ins for the Pico beneath the firmware's board layer.
+
+The box side is the real thing: pyserial opens the pseudo-terminal's
+slave through a ``/dev/serial/by-id``-style symlink, as udev makes for a
+Pico. The puck side holds the master: either the test writes and reads
+protocol lines there itself, or the firmware's own board layer and main
+loop run on it (:class:`Pico`), on the stand-ins of rp2_standins and the
+ticks of a fake clock.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import pty
+import select
+import tty
+from pathlib import Path
+from typing import Any
+
+from tests.firmware import rp2_standins
+from tests.hardware.support import wait_until
+
+PUCK_ID = "usb-MicroPython_Board_in_FS_mode_e6614c311b7b6a2b-if00"
+
+
+class UsbCable:
+    """Plug and unplug a puck under ``by_id``; say and hear lines on its end."""
+
+    def __init__(self, by_id: Path) -> None:
+        by_id.mkdir(parents=True, exist_ok=True)
+        self.link = by_id / PUCK_ID
+        self.pattern = str(by_id / "usb-MicroPython_Board_in_FS_mode_*-if00")
+        self.master = self._slave = -1
+        self.heard = b""
+        self.profile = ""  # a hardware profile whose puck is found here, where a test writes one
+
+    def plug(self) -> None:
+        self.master, self._slave = pty.openpty()
+        tty.setraw(self._slave)  # a USB CDC line: no echo, no line editing
+        self.link.symlink_to(os.ttyname(self._slave))
+        self.heard = b""
+
+    def unplug(self) -> None:
+        self.link.unlink()
+        os.close(self.master)
+        os.close(self._slave)
+        self.master = self._slave = -1
+
+    # -- the puck's end, scripted by a test -------------------------------------------
+    def puck_says(self, data: bytes | str) -> None:
+        os.write(self.master, data if isinstance(data, bytes) else f"{data}\n".encode())
+
+    def box_says(self, data: bytes) -> None:
+        """Bytes as if the box had written them (they arrive at the puck's end)."""
+        os.write(self._slave, data)
+
+    def lines(self) -> list[str]:
+        """Every line the box has sent since plugging in."""
+        while select.select([self.master], [], [], 0)[0]:
+            self.heard += os.read(self.master, 4096)
+        return self.heard.decode(errors="replace").splitlines()
+
+    def wait_for(self, line: str) -> bool:
+        return wait_until(lambda: line in self.lines())
+
+    def streams(self) -> tuple[Recorded, Recorded]:
+        """The puck end as the byte streams MicroPython's sys.stdin.buffer and sys.stdout.buffer are."""
+        return Recorded(open(self.master, "rb", buffering=0, closefd=False)), Recorded(
+            open(self.master, "wb", buffering=0, closefd=False)
+        )
+
+
+class Recorded:
+    """A byte stream that keeps what went through it."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.data = b""
+
+    def fileno(self) -> int:
+        return self.stream.fileno()
+
+    def read(self, n: int) -> bytes:
+        data = self.stream.read(n)
+        self.data += data or b""
+        return data
+
+    def write(self, data: bytes) -> int:
+        self.data += data
+        return self.stream.write(data)
+
+
+class Pico:
+    """The firmware's board layer and main loop on the puck's end of ``cable``, stepped on ``clock``."""
+
+    def __init__(self, cable: UsbCable, clock: Any, poll_ms: int = 40) -> None:
+        rp2_standins.install()
+        from puck import settings, ticks
+        from puck.app import App
+        from puck.board import Board
+
+        self.settings = settings
+        self.poll_ms = poll_ms  # the loop's pass interval: the Pico's 10 ms would only slow the tests
+
+        self.clock = clock
+        stdin, stdout = self._in, self._out = cable.streams()
+        board = Board(stdin=stdin, stdout=stdout, ticks_ms=lambda: int(clock.monotonic() * 1000) % ticks.PERIOD)
+        self.app = App(board)
+        self.ring = rp2_standins.NeoPixel.last
+        self.button = rp2_standins.Pin.wired[settings.BUTTON_PIN]
+        self._task: asyncio.Task | None = None
+
+    @property
+    def heard(self) -> bytes:
+        """What the firmware has read from the box."""
+        return self._in.data
+
+    @property
+    def said(self) -> bytes:
+        """What the firmware has written to the box."""
+        return self._out.data
+
+    def power_on(self) -> None:
+        """Run the main loop as a task that takes one pass per poll interval of the clock."""
+        self._task = asyncio.get_running_loop().create_task(self._loop())
+
+    def power_off(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+
+    async def _loop(self) -> None:
+        while True:
+            self.app.step()
+            await self.clock.sleep(self.poll_ms / 1000)
+
+    async def press(self) -> None:
+        self.button.level = 0
+        await self.clock.run_for(0.1)
+        self.button.level = 1
+        await self.clock.run_for(0.1)
