@@ -169,25 +169,29 @@ class Box:
         self.gestures.cancel()
         self.handover.reset(self._turn())
 
-    def abandon_game(self) -> None:
-        """The new-game card: the game under way is given up for good (journalled), and the menu opens."""
+    def abandon_game(self) -> bool:
+        """Give the game under way up for good (journalled, never resumed) and open the menu; False when none ran."""
+        if self.engine is None:
+            return False
         if self.playing and self.game_id is not None:
             try:
                 self.journal.abandon(self.game_id)
             except JournalError as exc:
                 self._storage_fault(exc)
-                return
-            log.info("game %s abandoned by the new-game card", self.game_id)
-        self.stage.show("abandoned")
+                return False
+            log.info("game %s abandoned", self.game_id)
         self._open_menu()
+        return True
 
     def _faces(self) -> tuple[str, ...]:
         assert self.engine is not None
         return tuple(self.engine.options.get("die", DIE_FACES))
 
     # -- settings other parts set ------------------------------------------------------
-    def set_volume(self, volume: float) -> None:
+    def set_volume(self, volume: float) -> float:
+        """Set the volume (0 to volume_max), keep it, let it be heard; return what was set."""
         self.menu.set_volume(volume)
+        return self.volume
 
     def set_language(self, language: str) -> None:
         self.menu.set_language(language)
@@ -311,7 +315,9 @@ class Box:
     def _control(self, card: str) -> None:
         name = card.removeprefix("control-")
         if name == "new-game":
-            self.abandon_game()
+            self.stage.show("abandoned")
+            if not self.abandon_game():
+                self.menu.open(self.now())
         elif name == "undo":
             self.undo()
         elif name == "power-off":
@@ -541,29 +547,28 @@ class Box:
         self.stage.scene(scene_for(engine.game, engine.players, engine.options, engine.view(), wish, hang))
 
     def snapshot(self) -> dict[str, Any]:
-        """What the box is doing, as JSON-able data for status and MQTT (seats are 0-based)."""
+        """The box as a station and status show it: plain JSON, the same whatever the game (docs/stations.md).
+
+        Seats are the referee's, from 0; in the menu the game's fields are left out.
+        """
         engine = self.engine
-        out: dict[str, Any] = {
-            "mode": "menu" if engine is None else "playing",
+        snap: dict[str, Any] = {
+            "mode": "menu" if engine is None else ("over" if engine.over else "playing"),
             "menu": self.menu.choices(),
-            "last_roll": self.last_roll,
             "volume": self.volume,
             "language": self.language,
-            "storage_fault": self.storage_fault,
         }
         if engine is None:
-            return out
+            return snap
         view = engine.view()
-        out.update({
-            "game": engine.game, "players": engine.players, "game_id": self.game_id, "actions": self.seq,
-            "started": self.started_at, "awaiting": engine.awaiting, "current": engine.current,
-            "color": view.get("color"), "winners": list(view.get("winners") or []),
-            "waiting_for_call": self.calls.pending is not None,
-        })
-        for key in ("ships", "round", "track", "police", "scores", "ears", "hand_sizes"):
-            if key in view:
-                out[key] = view[key]
-        return out
+        snap.update(
+            game=engine.game, game_id=self.game_id, players=engine.players, turn=view.get("current"),
+            awaiting=engine.awaiting, color=view.get("color"), winners=list(view.get("winners") or []),
+            ships=view.get("ships"), scores=view.get("scores"), track=view.get("track"), police=view.get("police"),
+            round=view.get("round"), actions=self.seq, started_at=self.started_at,
+            last_roll=self.last_roll["face"] if self.last_roll else None,
+        )
+        return snap
 
     def status_line(self) -> str:
         """One line for systemd's STATUS= and the log."""

@@ -167,6 +167,14 @@ def cmd_history(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_classroom(args: argparse.Namespace) -> int:
+    from controller.station.classroom import run_classroom
+
+    settings = _config(args).network.model_copy(update={
+        k: v for k, v in {"broker": args.broker, "port": args.broker_port, "prefix": args.prefix}.items() if v is not None})
+    return run_classroom(settings, args.listen, args.http_port, args.pin)
+
+
 def _fail(message: str) -> int:
     print(f"gamebox: {message}", file=sys.stderr)
     return 2
@@ -244,6 +252,16 @@ def build_parser() -> argparse.ArgumentParser:
     box_options(p)
     p.add_argument("--profile", help="hardware profile (default: the config's, else sim: stickers from stdin)")
     p.set_defaults(func=cmd_tags)
+
+    p = sub.add_parser("classroom", help="the teacher's page: every station live, with buttons (needs a broker)")
+    p.add_argument("--broker", help="the MQTT broker's host (default: the config's [network] broker)")
+    p.add_argument("--broker-port", type=int, help="default: the config's, else 1883")
+    p.add_argument("--prefix", help="the stations' topic prefix (default: the config's, else gamebox)")
+    p.add_argument("--listen", default="127.0.0.1", help="address of the page (default: this computer only; 0.0.0.0: the network, with a PIN)")
+    p.add_argument("--http-port", type=int, default=8080)
+    p.add_argument("--pin", help="PIN for the buttons (made up and printed when --listen is not localhost)")
+    p.add_argument("--config", metavar="FILE", help="a box's TOML config: its [network] credentials and TLS settings")
+    p.set_defaults(func=cmd_classroom)
 
     p = sub.add_parser("doctor", help="check every device of a hardware profile")
     p.add_argument("--profile", default="sim")

@@ -8,11 +8,12 @@ can never disagree on what an option means.
 from __future__ import annotations
 
 import os
+import socket
 import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
 
 from controller.decks import LANGUAGES
 from controller.games import GAME_IDS, engine_class
@@ -29,6 +30,39 @@ def default_state_dir() -> Path:
         return Path(os.environ["STATE_DIRECTORY"].split(":")[0])
     base = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
     return Path(base) / "gamebox"
+
+
+class NetworkConfig(BaseModel):
+    """``[network]``: the box as a station on an MQTT broker (a classroom, a kiosk); off unless switched on."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = False
+    broker: str = "localhost"
+    port: int = Field(1883, ge=1, le=65535)
+    station: str = Field(default_factory=lambda: socket.gethostname().split(".")[0] or "box",
+                         pattern=r"^[A-Za-z0-9_-]{1,64}$", description="this box's name in topics and on the page")
+    prefix: str = Field("gamebox", pattern=r"^[A-Za-z0-9_/-]{1,64}$", description="the first part of every topic")
+    username: str | None = None
+    password: SecretStr | None = Field(None, description="never logged; shown as ********")
+    tls: bool = False
+    ca_file: Path | None = Field(None, description="the broker's CA certificate (default: the system's)")
+    cert_file: Path | None = None
+    key_file: Path | None = None
+    queue: int = Field(200, ge=10, le=10000, description="messages kept while the broker is away; the oldest go first")
+    health_every: float = Field(60.0, ge=1.0, description="seconds between two health messages")
+    homeassistant: bool = Field(False, description="announce the box to Home Assistant (MQTT discovery)")
+    discovery_prefix: str = Field("homeassistant", pattern=r"^[A-Za-z0-9_/-]{1,64}$")
+
+
+class KioskConfig(BaseModel):
+    """``[kiosk]``: a box nobody watches: a forgotten game is given up and the box invites new players."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    enabled: bool = False
+    idle_minutes: float = Field(5.0, gt=0.0, le=24 * 60, description="a game untouched this long is asked about")
+    answer_seconds: float = Field(30.0, ge=5.0, le=600.0, description="time to answer 'still playing?' with any input")
 
 
 class Config(BaseModel):
@@ -49,6 +83,8 @@ class Config(BaseModel):
     state_dir: Path = Field(default_factory=default_state_dir)
     seed: int | None = Field(None, description="die-roll seed; by default a new one per game, journalled")
     games: dict[str, dict[str, Any]] = Field(default_factory=dict)
+    network: NetworkConfig = Field(default_factory=NetworkConfig)
+    kiosk: KioskConfig = Field(default_factory=KioskConfig)
 
     @field_validator("games")
     @classmethod
@@ -76,7 +112,8 @@ def one_line(source: str, error: ValidationError) -> str:
         return f"{source}: unknown key {key!r}"
     if first["type"] == "missing":
         return f"{source}: key {key!r} is missing"
-    return f"{source}: key {key!r}: bad value {first.get('input')!r}: {message}"
+    shown = "********" if "password" in key else repr(first.get("input"))  # no secret in a log or a terminal
+    return f"{source}: key {key!r}: bad value {shown}: {message}"
 
 
 def load_config(path: str | Path | None = None, **overrides: Any) -> Config:

@@ -89,6 +89,13 @@ class Daemon:
         self.stage = DeviceStage.for_devices(self.devices, ShowBook.load(), self.clock, self.config)
         self.box = Box(self.config, self.journal, self.registry, self.stage, self.clock, power_off=_power_off())
         self.box.listeners.append(self._acknowledge)
+        self.rooms: list[Any] = []  # the kiosk and the station link: told of every event, polled like the box
+        if self.config.kiosk.enabled:
+            from controller.kiosk import Kiosk
+            self.rooms.append(Kiosk(self.config.kiosk, self.box, self.clock.monotonic))
+        if self.config.network.enabled:
+            from controller.station import StationLink
+            self.rooms.append(StationLink(self.config.network, self.box, self.sink.post, self.devices))
         for sig in (signal.SIGTERM, signal.SIGINT):
             with suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, self.stopping.set)
@@ -119,6 +126,9 @@ class Daemon:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
+            for room in getattr(self, "rooms", []):
+                if hasattr(room, "close"):
+                    await room.close()
             self.notify("STOPPING=1")
             self.devices.stop()
             self.journal.close()
@@ -131,7 +141,8 @@ class Daemon:
         """Hand each event to the box; between events sleep until something is due."""
         next_event: asyncio.Task | None = None
         while True:
-            due = [d for d in (self.box.next_deadline(), self.stage.next_deadline()) if d is not None]
+            deadlines = (self.box.next_deadline(), self.stage.next_deadline(), *(r.next_deadline() for r in self.rooms))
+            due = [d for d in deadlines if d is not None]
             if next_event is None:
                 next_event = asyncio.create_task(self.sink.get())
             if due:
@@ -144,7 +155,11 @@ class Daemon:
                 if next_event.done():
                     event, next_event = next_event.result(), None
                     self._handle(event)
+                    for room in self.rooms:
+                        room.saw(event)
                 self.box.poll()
+                for room in self.rooms:
+                    room.poll()
                 self.stage.tick()
                 self._report_status()
             except Exception:  # a bug must cost one input, never the box

@@ -193,6 +193,11 @@ class Journal:
         with self._transaction():
             self.db.execute("UPDATE games SET ended=?, winners=? WHERE id=?", (self.wall(), json.dumps(winners), game_id))
 
+    def abandon(self, game_id: int) -> None:
+        """Mark a game given up: kept whole, never resumed."""
+        with self._transaction():
+            self.db.execute("UPDATE games SET abandoned=1 WHERE id=? AND ended IS NULL", (game_id,))
+
     def unfinished(self) -> GameRecord | None:
         """The game to resume: the newest one neither ended nor abandoned."""
         row = self.db.execute(

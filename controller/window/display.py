@@ -36,6 +36,8 @@ log = logging.getLogger("gamebox.display")
 
 CHECK = 0.5  # seconds between two looks at the journal
 POLL = 0.1  # seconds between two looks at the window's events
+INVITATION = "Come and play!"
+HOW_TO_PLAY = "Press the big button to pick a game, hold it to choose; the same for players. Then lay your cards on the box."
 DEFAULT_SEGMENTS = {"sea-route": 24, "police-track": 24, "turn-ring": 12}
 
 DOING = {
@@ -68,8 +70,7 @@ def status_view(status: dict[str, Any] | None, last: dict[str, Any] | None, coun
     """The kiosk's view of a game state read from the journal (``report.game_status``)."""
     if status is None:
         lights = rest_frames(Scene("menu"), counts.items())
-        return TableView(None, you=None, table=False, leds=lights, prompt=note or "No game yet",
-                         hint="No game yet: start one on the box.")
+        return TableView(None, you=None, table=False, leds=lights, prompt=note or INVITATION, hint=HOW_TO_PLAY)
     game, players = status["game"], status["players"]
     sizes, ears, tableau = status.get("hand_sizes"), status.get("ears"), status.get("tableau")
     seats = tuple(
@@ -180,8 +181,8 @@ class DisplayApp:
             last = actions[-1] if actions else None
             events = last_events(status["game"], status["players"], status["options"], actions)
             record = self.journal.game(status["game_id"])
-            if record is not None and record.abandoned:
-                note = "this game was left unfinished"
+            if record is not None and record.abandoned:  # the box is back at its menu: invite the next players
+                return status_view(None, None, self.counts)
         return status_view(status, last, self.counts, note, events)
 
     def view(self) -> TableView:

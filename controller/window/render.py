@@ -458,7 +458,8 @@ class Renderer:
     def _status(self, surface: pygame.Surface, view: TableView) -> None:
         """The kiosk's bottom line: what the box is waiting for, or who won."""
         if view.game is None:
-            self.text(surface, "No game yet: start one on the box.", 40, LIGHT_INK, self.point(640, 690), "center")
+            self.text(surface, view.hint or "No game yet: start one on the box.", 32, LIGHT_INK, self.point(640, 690), "center",
+                      max_width=self.length(1240))
             return
         color = SEAT_COLORS[view.waiting_for] if view.waiting_for is not None and not view.winners else WON
         self.text(surface, view.hint, 48, color if view.winners else LIGHT_INK, self.point(640, 680), "center",

@@ -264,18 +264,17 @@ def test_the_menu_offers_the_player_counts_the_variant_allows(tmp_path: Path) ->
 
 
 def test_the_snapshot_says_what_the_box_is_doing(tmp_path: Path) -> None:
-    """For status and MQTT: the menu's choices, then the game as it stands (seats 0-based)."""
+    """For status and the station (docs/stations.md): the menu's choices, then the game as it stands (seats 0-based)."""
     box, stage, clock = make_box(tmp_path)
     snap = box.snapshot()
     assert snap["mode"] == "menu" and snap["menu"] == {"game": "floppy-ears", "players": None, "variants": {}}
-    assert "game" not in snap and snap["last_roll"] is None
+    assert "game" not in snap
     box.tap("table", "control-game-policecats")
     box.removed("table")
     box.tap("table", "control-players-3")
     box.press("die")
     snap = box.snapshot()
-    roll = box.engine.log[-1]
-    assert snap["mode"] == "playing" and (snap["game"], snap["players"], snap["current"]) == ("policecats", 3, 0)
-    assert snap["last_roll"] == {"player": 0, "face": roll["face"]} and snap["actions"] == 1
-    assert snap["started"] == box.journal.game(box.game_id).started and snap["scores"] == [0, 0, 0]
+    assert snap["mode"] == "playing" and (snap["game"], snap["players"], snap["turn"]) == ("policecats", 3, 0)
+    assert snap["last_roll"] == box.engine.log[-1]["face"] and snap["actions"] == 1
+    assert snap["started_at"] == box.journal.game(box.game_id).started and snap["scores"] == [0, 0, 0]
     assert snap["menu"]["game"] == "policecats"

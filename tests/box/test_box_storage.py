@@ -54,12 +54,12 @@ def test_a_play_the_journal_cannot_write_changes_nothing_and_play_resumes_later(
     assert box.engine.to_json() == state, "the referee is left as it was"
     assert box.journal.game(box.game_id).actions == journalled and box.seq == journalled
     assert heard == [{"type": "start_card", "card": "red-pirate-2"}], "no listener heard of the failed plays"
-    assert stage.shows[-1] == ("device_fault", {"device": "journal"}) and box.snapshot()["storage_fault"]
+    assert stage.shows[-1] == ("device_fault", {"device": "journal"}) and box.storage_fault
     free_the_disk(box)
     clock.advance(3)
     box.tap("table", "red-pirate-5")
     assert box.engine.log[-1]["card"] == "red-pirate-5" and box.journal.game(box.game_id).actions == journalled + 1
-    assert not box.snapshot()["storage_fault"]
+    assert not box.storage_fault
     box.journal.close()
     again = Box(box.config, Journal(tmp_path / "journal.sqlite"), Registry(tmp_path / "tags.sqlite"), RecordingStage(), clock)
     assert again.start() and again.engine.to_json() == box.engine.to_json(), "the journal is the game as played"

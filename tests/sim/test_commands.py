@@ -13,7 +13,7 @@ from controller.journal import Journal
 from controller.lights import CARD_COLORS, SEAT_COLORS
 from controller.table import new_table
 from controller.table.bots import make_bot
-from controller.window.display import DisplayApp, status_view
+from controller.window.display import HOW_TO_PLAY, DisplayApp, status_view
 from controller.window.render import BACK
 from controller.window.screen import SIZE, OffScreen
 from controller.window.view import describe_action
@@ -87,7 +87,7 @@ def test_display_redraws_when_the_box_writes_and_only_then(tmp_path) -> None:
     path = tmp_path / "journal.sqlite"
     app = DisplayApp(path, OffScreen())
     assert app.check() and app.refresh()
-    assert app.view().game is None and "No game yet" in app.view().hint
+    assert app.view().game is None and app.view().hint == HOW_TO_PLAY
 
     writer = Journal(path)  # the box, in another connection
     game_id, table = record_game(writer, "floppy-ears", 3, seed=6, actions=7)  # ears hung, first card up

@@ -1,0 +1,97 @@
+"""The teacher's page: live stations in a real headless Chromium, commands, PIN, statistics (issue 14)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+from controller.station.classroom import Classroom
+from tests.station.brokers import Broker, Station, TeacherPageProcess, Watcher, game_lines, wait_until
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+         "--disable-sync", "--no-first-run"]
+
+
+def post(url: str, body: dict, pin: str | None = None) -> tuple[int, dict]:
+    request = urllib.request.Request(url + "command", json.dumps(body).encode(), {"Content-Type": "application/json",
+                                                                                  **({"X-Pin": pin} if pin else {})})
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as exc:
+        return exc.code, json.loads(exc.read())
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium: install Debian's chromium package")
+def test_page_shows_two_stations_live_and_a_button_changes_a_volume(tmp_path: Path, broker: Broker, watcher: Watcher) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    groups = game_lines(tmp_path / "ref")
+    red, blue = Station(tmp_path / "red", broker, "red"), Station(tmp_path / "blue", broker, "blue")
+    page_server = TeacherPageProcess(tmp_path, broker)
+    try:
+        red.send([line for group in groups[:5] for line in group])
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            page = browser.new_page(viewport={"width": 1024, "height": 700})  # a tablet
+            page.goto(page_server.url)
+            red_card, blue_card = page.locator("#station-red"), page.locator("#station-blue")
+            expect(red_card.locator(".game")).to_have_text("Pirate & Co., 2 players", timeout=10_000)
+            expect(blue_card.locator(".game")).to_contain_text("menu", timeout=10_000)
+            expect(red_card).not_to_have_class("station offline")
+
+            red.send(groups[5])  # live: the next action shows without a reload
+            expect(red_card).to_have_attribute("data-at", str(watcher.wait_for("gamebox/red/state", lambda s: s.get("actions") == 5)["at"]))
+
+            red_card.locator("button.louder").click()
+            expect(red_card).to_have_attribute("data-volume", "0.7", timeout=10_000)  # the box took it, and said so
+            assert watcher.latest("gamebox/red/state")["volume"] == 0.7
+            assert watcher.latest("gamebox/blue/state")["volume"] == 0.6
+            page.screenshot(path=str(tmp_path / "classroom.png"))
+            browser.close()
+        assert (tmp_path / "classroom.png").stat().st_size > 10_000
+    finally:
+        page_server.stop()
+        red.stop()
+        blue.stop()
+
+
+def test_commands_need_the_pin_and_bad_ones_are_answered(tmp_path: Path, broker: Broker, watcher: Watcher) -> None:
+    page_server = TeacherPageProcess(tmp_path, broker, "--pin", "4711")
+    try:
+        assert post(page_server.url, {"station": "all", "command": "volume", "value": 0.2})[0] == 403
+        assert post(page_server.url, {"station": "all", "command": "volume", "value": 0.2}, pin="1234")[0] == 403
+        status, answer = post(page_server.url, {"station": "red", "command": "volume", "value": "loud"}, pin="4711")
+        assert status == 400 and "volume must be a number" in answer["error"]
+        status, answer = post(page_server.url, {"station": "red/../x", "command": "volume", "value": 0.2}, pin="4711")
+        assert status == 400
+        wait_until(lambda: post(page_server.url, {"station": "all", "command": "volume", "value": 0.2}, pin="4711")[0] == 200,
+                   what="the page's broker connection")
+        sent = wait_until(lambda: [m for m in watcher.messages if m[0] == "gamebox/all/set/volume"], what="the command on the broker")
+        assert sent[0][1] == b"0.2" and "4711" not in (tmp_path / "classroom.log").read_text()
+    finally:
+        page_server.stop()
+
+
+def test_statistics_count_each_finished_game_once_and_export_as_csv() -> None:
+    room = Classroom("gamebox")
+    base = {"station": "red", "players": 2, "mode": "playing", "game": "pirates", "game_id": 1, "started_at": 1000.0, "at": 1100.0}
+    room.take("gamebox/red/state", json.dumps(base).encode())
+    for _ in range(2):  # the same finished game seen twice (a retained message after a reconnection)
+        room.take("gamebox/red/state", json.dumps(dict(base, mode="over", at=1600.0)).encode())
+    room.take("gamebox/red/events", json.dumps({"kind": "game_over", "game": "policecats", "game_id": 2, "at": 2200.0,
+                                                "started_at": 2000.0, "winners": [1]}).encode())
+    room.take("gamebox/blue/state", b"not json")
+    room.take("gamebox/blue/online", json.dumps({"online": True}).encode())
+    room.take("gamebox/all/set/volume", b"0.3")
+    assert room.stats["red"].as_dict() == {"games": 2, "per_game": {"pirates": 1, "policecats": 1}, "average_seconds": 400.0}
+    assert sorted(room.stations) == ["blue", "red"]
+    lines = room.csv().splitlines()
+    assert lines[0] == "station,games,game,games_of_this_game,average_minutes"
+    assert lines[1:] == ["blue,0,,0,", "red,2,pirates,1,10.0", "red,2,policecats,1,3.33"]

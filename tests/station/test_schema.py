@@ -1,0 +1,81 @@
+"""What the box sends matches docs/stations.md, field for field; Home Assistant discovery comes and goes (issue 14)."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from controller.station.discovery import CONFIG_FIELDS, DEVICE_FIELDS, SENSORS
+from controller.station.topics import EVENT_FIELDS, HEALTH_FIELDS, ONLINE_FIELDS, STATE_FIELDS
+from tests.station.brokers import Broker, Station, Watcher, game_lines, wait_until
+
+DOC = Path(__file__).resolve().parents[2] / "docs" / "stations.md"
+
+
+def documented(heading: str) -> list[str]:
+    """The first column of the table under a heading of docs/stations.md."""
+    text = DOC.read_text()
+    section = text[text.index(heading):]
+    table = section[section.index("\n|"):]
+    fields = []
+    for line in table.splitlines()[3:]:
+        if not line.startswith("|"):
+            break
+        fields.append(re.sub(r"[`|]", "", line.split("|")[1]).strip())
+    return fields
+
+
+def test_the_documented_fields_are_the_fields_the_code_knows() -> None:
+    assert documented("### `state`") == list(STATE_FIELDS)
+    assert documented("### `events`") == list(EVENT_FIELDS)
+    assert documented("### `online`") == list(ONLINE_FIELDS)
+    assert documented("### `health`") == list(HEALTH_FIELDS)
+    assert documented("## Home Assistant") == list(CONFIG_FIELDS)
+
+
+def test_real_payloads_keep_to_the_documented_fields(tmp_path: Path, broker: Broker, watcher: Watcher) -> None:
+    groups = game_lines(tmp_path / "ref", game="policecats", players=3)
+    red = Station(tmp_path / "red", broker, "red")
+    try:
+        red.send([line for group in groups[:4] for line in group])
+        state = watcher.wait_for("gamebox/red/state", lambda s: s.get("actions") == 3)
+        watcher.publish("gamebox/red/set/volume", "much")
+        watcher.wait_for("gamebox/red/events", lambda e: e["kind"] == "refused")
+    finally:
+        red.stop()
+    assert set(state) == set(STATE_FIELDS)  # every field, every time (null where it does not apply)
+    assert len(state["scores"]) == 3 and state["turn_color"] in ("yellow", "green", "blue") and state["ships"] is None
+    for event in watcher.json_on("gamebox/red/events"):
+        assert set(event) <= set(EVENT_FIELDS)
+    assert set(watcher.latest("gamebox/red/health")) <= set(HEALTH_FIELDS)
+    assert set(watcher.latest("gamebox/red/online")) == set(ONLINE_FIELDS)
+
+
+def test_home_assistant_discovery_announces_a_device_and_is_removed_when_switched_off(
+        tmp_path: Path, broker: Broker, watcher: Watcher) -> None:
+    red = Station(tmp_path / "red", broker, "red", homeassistant=True)
+    configs = {f"homeassistant/sensor/gamebox_red/{key}/config" for key in SENSORS} | {
+        "homeassistant/number/gamebox_red/volume/config"}
+    try:
+        wait_until(lambda: all(watcher.latest(t) for t in configs), what="the discovery messages")
+        state = watcher.wait_for("gamebox/red/state", lambda s: True)
+    finally:
+        red.stop()
+    for topic in configs:
+        config = watcher.latest(topic)
+        assert set(config) <= set(CONFIG_FIELDS), topic
+        assert set(config["device"]) == set(DEVICE_FIELDS) and config["device"]["identifiers"] == ["gamebox_red"]
+        assert config["state_topic"] == "gamebox/red/state" and config["availability_topic"] == "gamebox/red/online"
+        for name in re.findall(r"value_json\.(\w+)", config["value_template"]):
+            assert name in state, f"{topic} reads {name}, which the state does not carry"
+    volume = watcher.latest("homeassistant/number/gamebox_red/volume/config")
+    assert volume["command_topic"] == "gamebox/red/set/volume" and volume["max"] == 0.8
+
+    red = Station(tmp_path / "red", broker, "red")  # the same box with the feature switched off
+    red.stop()
+    fresh = Watcher(broker)  # sees only what the broker still retains
+    try:
+        wait_until(lambda: fresh.latest("gamebox/red/online") is not None, what="the retained messages")
+        assert not any(topic in fresh.retained for topic in configs)
+    finally:
+        fresh.close()
