@@ -1,38 +1,235 @@
 #!/usr/bin/env bash
-# Install gamebox on a Raspberry Pi (Raspberry Pi OS, run as root from a clone of the repository).
-# Enables SPI and I2C, creates the gamebox user, installs into /opt/gamebox with the Pi drivers,
-# writes a default /etc/gamebox/box.toml if there is none, and starts the service.
+# Install gamebox as a system service on a Raspberry Pi (Raspberry Pi OS bookworm), or remove it.
+#
+#   sudo systemd/install.sh              install, or bring an install up to date
+#   sudo systemd/install.sh --uninstall  remove the service, its power-off rule and the code;
+#                                        keep the config, the journal and the gamebox user
+#
+# Run from a clone of the repository. The code is copied to /opt/gamebox owned by
+# root and not writable by anyone else, so whoever owns the clone cannot change what
+# the service (or the next install, as root) runs; the virtualenv is made there, as
+# root, before the service user can reach it. The gamebox user joins exactly the
+# groups its profile's devices need (python -m hardware.access). An existing
+# /etc/gamebox/box.toml is kept. A second run changes nothing. systemd/test-install.sh
+# runs this in a clean Debian root and checks all of it.
 set -euo pipefail
-src="$(cd "$(dirname "$0")/.." && pwd)"
-if [ "$(id -u)" -ne 0 ]; then echo "install.sh: run as root (sudo $0)" >&2; exit 1; fi
+umask 022
 
-if command -v raspi-config >/dev/null; then
-    raspi-config nonint do_spi 0
-    raspi-config nonint do_i2c 0
-fi
-apt-get install -y python3-venv python3-dev liblgpio-dev swig libsdl2-mixer-2.0-0
+readonly SERVICE_USER=gamebox
+readonly PREFIX=/opt/gamebox
+readonly VENV=$PREFIX/.venv
+readonly CONFIG=/etc/gamebox/box.toml
+readonly STATE_DIR=/var/lib/gamebox
+readonly UNIT=/etc/systemd/system/gamebox.service
+readonly RULE=/etc/polkit-1/rules.d/50-gamebox-power-off.rules
+readonly NETWORK=/etc/systemd/system/gamebox.service.d/network.conf
+readonly STAMP=$VENV/.gamebox-installed
 
-id gamebox >/dev/null 2>&1 || useradd --system --home /var/lib/gamebox --shell /usr/sbin/nologin gamebox
-for group in spi i2c gpio audio input dialout; do
-    getent group "$group" >/dev/null && usermod -aG "$group" gamebox
-done
+say() { printf 'install.sh: %s\n' "$*"; }
+die() { printf 'install.sh: %s\n' "$*" >&2; exit 1; }
 
-mkdir -p /opt/gamebox
-rsync -a --delete --exclude .venv --exclude .git "$src"/ /opt/gamebox/
-python3 -m venv /opt/gamebox/.venv
-/opt/gamebox/.venv/bin/pip install -q -e '/opt/gamebox[pi]'
+changed=0
 
-mkdir -p /etc/gamebox
-[ -f /etc/gamebox/box.toml ] || cat > /etc/gamebox/box.toml <<'TOML'
+# place SOURCE TARGET: install a root-owned, world-readable copy unless it is already there.
+place() {
+    if cmp -s "$1" "$2" && [ "$(stat -c %a:%U:%G "$2")" = 644:root:root ]; then
+        return
+    fi
+    install -D -o root -g root -m 644 "$1" "$2"
+    say "wrote $2"
+    changed=1
+}
+
+uninstall() {
+    if [ -e "$UNIT" ]; then
+        systemctl disable --now gamebox.service || true
+        rm -f "$UNIT"
+        systemctl daemon-reload
+        say "removed $UNIT"
+    fi
+    if [ -e "$RULE" ]; then rm -f "$RULE"; say "removed $RULE"; fi
+    if [ -e "$PREFIX/systemd/network.conf" ] && cmp -s "$PREFIX/systemd/network.conf" "$NETWORK"; then
+        rm -f "$NETWORK"
+        say "removed $NETWORK"
+    fi
+    if [ -e "$PREFIX" ]; then rm -rf "$PREFIX"; say "removed $PREFIX"; fi
+    say "kept $CONFIG, the journal and tags in $STATE_DIR, and the user $SERVICE_USER;" \
+        "to remove them too: rm -r /etc/gamebox $STATE_DIR && userdel $SERVICE_USER"
+}
+
+# The Debian packages: RPi.GPIO, spidev and evdev have no aarch64 wheels and are
+# compiled (gcc, libc6-dev, python3-dev); lgpio has wheels for CPython 3.9-3.12 only,
+# so a newer Python builds it too, with SWIG against the system's liblgpio.
+install_packages() {
+    local packages=(python3 python3-venv python3-dev gcc libc6-dev rsync libasound2 polkitd)
+    if python3 -c 'import sys; sys.exit(sys.version_info < (3, 13))' 2>/dev/null; then
+        packages+=(swig liblgpio-dev)
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+}
+
+install_code() {
+    local copied
+    install -d -o root -g root -m 755 "$PREFIX"
+    copied=$(rsync -rlptgoiO --delete --chown=root:root --chmod=D755,F644 \
+        --exclude=.git --exclude=.venv --exclude=__pycache__ --exclude='*.egg-info' \
+        --exclude=.hypothesis --exclude='.*_cache' --exclude=/build \
+        "$src"/ "$PREFIX"/ | grep -v '^skipping non-regular file') || true  # a pipe lgpio left in the clone
+    if [ -n "$copied" ]; then say "copied the code to $PREFIX"; changed=1; fi
+    if [ ! -x "$VENV/bin/python" ]; then
+        python3 -m venv "$VENV"
+        changed=1
+    fi
+    # pip only when the requirements or the Python changed: the install is editable,
+    # so new code needs no pip, and a run with nothing new touches nothing.
+    local wanted
+    wanted="$(sha256sum "$PREFIX/pyproject.toml" | cut -d' ' -f1) $("$VENV/bin/python" -V)"
+    if [ "$(cat "$STAMP" 2>/dev/null)" != "$wanted" ]; then
+        say "installing the Python packages (compiles RPi.GPIO, spidev, evdev: a few minutes)"
+        "$VENV/bin/pip" install -q --no-cache-dir -e "${PREFIX}[pi]"
+        printf '%s\n' "$wanted" > "$STAMP"
+        changed=1
+    fi
+    # RPi.GPIO (pi-rc522's) does not run on a Pi 5: rpi-lgpio stands in for it, through lgpio.
+    if "$VENV/bin/python" -c 'import sys; from hardware.pi import is_pi5; sys.exit(not is_pi5())' \
+        && "$VENV/bin/pip" show -q RPi.GPIO 2>/dev/null; then
+        "$VENV/bin/pip" uninstall -q -y RPi.GPIO
+        "$VENV/bin/pip" install -q --no-cache-dir --force-reinstall rpi-lgpio
+        say "a Pi 5: rpi-lgpio installed in place of RPi.GPIO"
+        changed=1
+    fi
+    # The service cannot write its code, so compile it here (only what is out of date).
+    "$VENV/bin/python" -m compileall -q "$PREFIX/controller" "$PREFIX/hardware"
+}
+
+install_config() {
+    if [ -e "$CONFIG" ]; then
+        say "kept $CONFIG"
+    else
+        install -d -m 755 "$(dirname "$CONFIG")"
+        cat > "$CONFIG" <<'TOML'
 # gamebox configuration: every key is optional (see README).
 profile = "pi-reference"
 language = "en"
 volume = 0.6
 volume_max = 0.8
 TOML
+        chmod 644 "$CONFIG"
+        say "wrote $CONFIG"
+        changed=1
+    fi
+    local settings
+    settings=$("$VENV/bin/python" -c '
+import sys
+from controller.config import ConfigError, load_config
+try:
+    config = load_config(sys.argv[1])
+except ConfigError as error:
+    sys.exit(str(error))
+print(config.profile, "network" if config.network.enabled else "offline")
+' "$CONFIG") || die "fix $CONFIG, then run this again"
+    read -r profile network <<< "$settings"
+}
 
-install -m 644 "$src/systemd/gamebox.service" /etc/systemd/system/gamebox.service
-systemctl daemon-reload
-systemctl enable --now gamebox.service
-/opt/gamebox/.venv/bin/gamebox doctor --profile pi-reference || true
-echo "gamebox installed: journalctl -u gamebox -f to follow it"
+install_user() {
+    if ! getent passwd "$SERVICE_USER" >/dev/null; then
+        useradd --system --user-group --home-dir "$STATE_DIR" --no-create-home \
+            --shell /usr/sbin/nologin "$SERVICE_USER"
+        say "created the user $SERVICE_USER"
+        changed=1
+    fi
+    local needed nodes wanted=() group have
+    needed=$("$VENV/bin/python" -m hardware.access "$profile") || die "fix the profile $profile, then run this again"
+    nodes=$("$VENV/bin/python" -m hardware.access --nodes "$profile")
+    while read -r group; do
+        [ -n "$group" ] || continue
+        if getent group "$group" >/dev/null; then
+            wanted+=("$group")
+        else
+            say "warning: no group $group here (not Raspberry Pi OS?): the profile's devices need it"
+        fi
+    done <<< "$needed"
+    have=$(id -nG "$SERVICE_USER" | tr ' ' '\n' | grep -vx "$SERVICE_USER" | sort | paste -sd, -) || true
+    local joined
+    joined=$(printf '%s\n' "${wanted[@]}" | grep . | sort | paste -sd, -) || true
+    if [ "$have" != "$joined" ]; then
+        usermod -G "$joined" "$SERVICE_USER"
+        say "groups of $SERVICE_USER for profile $profile: ${joined:-none}"
+        changed=1
+    fi
+    local node why
+    while IFS=$'\t' read -r node _ why; do
+        if [ -n "$node" ] && ! compgen -G "$node" >/dev/null; then
+            say "warning: $node is not here ($why needs it; see hardware/README.md)"
+        fi
+    done <<< "$nodes"
+}
+
+enable_buses() {
+    command -v raspi-config >/dev/null || return 0
+    local groups
+    groups=$(id -nG "$SERVICE_USER")
+    if [[ " $groups " == *" spi "* ]] && [ "$(raspi-config nonint get_spi)" != 0 ]; then
+        raspi-config nonint do_spi 0
+        say "enabled SPI"
+    fi
+    if [[ " $groups " == *" i2c "* ]] && [ "$(raspi-config nonint get_i2c)" != 0 ]; then
+        raspi-config nonint do_i2c 0
+        say "enabled I2C"
+    fi
+}
+
+install_service() {
+    place "$PREFIX/systemd/gamebox.service" "$UNIT"
+    place "$PREFIX/systemd/gamebox-power-off.rules" "$RULE"
+    # A station on an MQTT broker ([network] enabled) needs the network; our own drop-in
+    # comes and goes with it, one the admin has edited stays.
+    if [ "$network" = network ]; then
+        place "$PREFIX/systemd/network.conf" "$NETWORK"
+    elif cmp -s "$PREFIX/systemd/network.conf" "$NETWORK"; then
+        rm -f "$NETWORK"
+        say "removed $NETWORK ([network] is off)"
+        changed=1
+    fi
+    if [ "$changed" = 1 ]; then systemctl daemon-reload; fi
+    systemctl enable gamebox.service
+    if ! systemctl is-active --quiet gamebox.service; then
+        say "gamebox doctor, as the service user (its devices are free while the service is stopped):"
+        runuser -u "$SERVICE_USER" -- env -C /tmp GPIOZERO_PIN_FACTORY=lgpio LG_WD=/tmp \
+            "$VENV/bin/gamebox" doctor --profile "$profile" \
+            || say "doctor found problems (above); the service starts anyway and reports them"
+        systemctl start gamebox.service
+        say "started gamebox.service"
+    elif [ "$changed" = 1 ]; then
+        systemctl restart gamebox.service
+        say "restarted gamebox.service"
+    fi
+}
+
+case "${1:-}" in
+    "") ;;
+    --uninstall) ;;
+    -h | --help) sed -n '2,7p' "$0" | cut -c3-; exit 0 ;;
+    *) die "unknown option $1 (use --uninstall, or no option to install)" ;;
+esac
+[ "$(id -u)" -eq 0 ] || die "run as root: sudo $0 $*"
+src=$(cd "$(dirname "$0")/.." && pwd)
+cd /  # nothing is imported from the directory this was started in
+if [ "${1:-}" = --uninstall ]; then
+    uninstall
+    exit 0
+fi
+[ "$src" != "$PREFIX" ] || die "run this from a clone of the repository, not from $PREFIX"
+install_packages
+install_code
+install_config
+install_user
+enable_buses
+install_service
+if [ "$changed" = 1 ]; then
+    say "gamebox installed (profile $profile): journalctl -u gamebox -f to follow it"
+else
+    say "gamebox was already installed as this clone has it: nothing changed"
+fi

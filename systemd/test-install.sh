@@ -1,0 +1,161 @@
+#!/usr/bin/env bash
+# systemd/install.sh for real, in a clean Debian bookworm root made with debootstrap:
+# installs from a clone owned by an ordinary user, then checks what a Pi would get.
+# systemctl is a stand-in that records its calls (nothing boots); Raspberry Pi OS's
+# gpio, spi, i2c and input groups are made first, as that system has them.
+#
+#   sudo systemd/test-install.sh [--keep]
+#
+# Needs root, debootstrap, shellcheck and Debian's mirror (about 5 minutes, most of it
+# compiling RPi.GPIO, spidev and evdev). Not part of the pytest suite: the README names it.
+# GAMEBOX_DEBOOTSTRAP_TARBALL=FILE uses a tarball from `debootstrap --make-tarball` (faster reruns).
+set -euo pipefail
+umask 022
+readonly MIRROR=${GAMEBOX_MIRROR:-http://deb.debian.org/debian}
+keep=0
+[ "${1:-}" = --keep ] && keep=1
+[ "$(id -u)" -eq 0 ] || { echo "test-install.sh: run as root" >&2; exit 1; }
+src=$(cd "$(dirname "$0")/.." && pwd)
+root=$(mktemp -d /var/tmp/gamebox-bookworm.XXXXXX)
+chmod 755 "$root"  # it is the root directory in there: everyone must reach /usr
+failures=0
+bus_pid=""
+polkit_pid=""
+
+cleanup() {
+    for pid in $polkit_pid $bus_pid; do kill "$pid" 2>/dev/null || true; done
+    umount -l "$root/proc" 2>/dev/null || true
+    if [ "$keep" = 1 ]; then echo "kept the root: $root"; else rm -rf "$root"; fi
+}
+trap cleanup EXIT
+
+step() { printf '\n== %s\n' "$*"; }
+check() {  # check DESCRIPTION COMMAND...: one line, PASS or FAIL
+    local what=$1
+    shift
+    if "$@"; then echo "PASS $what"; else echo "FAIL $what"; failures=$((failures + 1)); fi
+}
+in_root() { chroot "$root" env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin HOME=/root "$@"; }
+as_builder() { in_root runuser -u builder -- "$@"; }
+install_sh() { in_root /home/builder/gamebox/systemd/install.sh "$@"; }
+
+# Everything the installer owns, with modes, owners and checksums: equal before and after means nothing changed.
+snapshot() {
+    in_root sh -c 'find /opt/gamebox /etc/gamebox /etc/systemd/system /etc/polkit-1/rules.d \
+        /etc/passwd /etc/group /etc/shadow /etc/gshadow -printf "%p %M %u %g %s %T@\n" 2>/dev/null | sort;
+        find /opt/gamebox /etc/gamebox -type f -exec sha256sum {} + | sort'
+}
+
+step "shellcheck"
+check "install.sh and test-install.sh are shellcheck-clean" shellcheck "$src/systemd/install.sh" "$0"
+
+step "a clean bookworm root in $root"
+if [ -n "${GAMEBOX_DEBOOTSTRAP_TARBALL:-}" ]; then
+    debootstrap --variant=minbase --unpack-tarball="$GAMEBOX_DEBOOTSTRAP_TARBALL" bookworm "$root" "$MIRROR" >/dev/null
+else
+    debootstrap --variant=minbase bookworm "$root" "$MIRROR" >/dev/null
+fi
+mount -t proc proc "$root/proc"
+cp /etc/resolv.conf "$root/etc/resolv.conf"
+# The certificates this host trusts beyond Debian's (a proxy's, say), so pip reaches PyPI as it does here.
+mkdir -p "$root/usr/local/share/ca-certificates"
+cp /usr/local/share/ca-certificates/*.crt "$root/usr/local/share/ca-certificates/" 2>/dev/null || true
+printf '#!/bin/sh\nexit 101\n' > "$root/usr/sbin/policy-rc.d"  # packages start no services
+chmod 755 "$root/usr/sbin/policy-rc.d"
+cat > "$root/usr/local/bin/systemctl" <<'STUB'
+#!/bin/sh
+# Stand-in for systemctl: records each call; "start" makes the service active.
+echo "systemctl $*" >> /var/log/systemctl.log
+case "$*" in
+    *is-active*) [ -e /run/gamebox.active ] ;;
+    *start*) touch /run/gamebox.active ;;
+    *disable*--now* | *stop*) rm -f /run/gamebox.active ;;
+esac
+STUB
+chmod 755 "$root/usr/local/bin/systemctl"
+for group in gpio spi i2c input; do in_root sh -c "getent group $group >/dev/null || groupadd --system $group"; done
+in_root useradd --create-home builder
+mkdir "$root/home/builder/gamebox"
+tar -C "$src" --exclude=.git --exclude=.venv --exclude=__pycache__ --exclude='*.egg-info' -cf - . \
+    | tar -C "$root/home/builder/gamebox" -xf -
+in_root chown -R builder:builder /home/builder/gamebox
+echo "debian $(cat "$root/etc/debian_version"), clone owned by builder"
+
+step "install (first run)"
+install_sh
+check "the clone's owner cannot write the installed code" \
+    as_builder sh -c '! find /opt/gamebox -writable | grep -q .'
+check "the service user cannot write the installed code" \
+    in_root runuser -u gamebox -- sh -c '! find /opt/gamebox -writable | grep -q .'
+check "everything in /opt/gamebox is root's, with no group or other write bit" \
+    in_root sh -c '! find /opt/gamebox \( ! -user root -o ! -group root -o -perm /022 \) ! -type l | grep -q .'
+check "the gamebox user is a system user without a login shell" \
+    in_root sh -c 'getent passwd gamebox | grep -q ":/var/lib/gamebox:/usr/sbin/nologin$"'
+groups_of_gamebox() { in_root id -nG gamebox | tr ' ' '\n' | sort | paste -sd' ' -; }
+check "groups follow the pi-reference profile: audio gpio spi, no input or dialout" \
+    test "$(groups_of_gamebox)" = "audio gamebox gpio spi"
+check "the unit and the power-off rule are in place" \
+    in_root test -f /etc/systemd/system/gamebox.service -a -f /etc/polkit-1/rules.d/50-gamebox-power-off.rules
+check "the service was enabled and started" \
+    in_root sh -c 'grep -qx "systemctl enable gamebox.service" /var/log/systemctl.log &&
+        grep -qx "systemctl start gamebox.service" /var/log/systemctl.log'
+check "the service's Python has the Pi libraries (RPi.GPIO, spidev, evdev compiled here)" \
+    in_root /opt/gamebox/.venv/bin/python -c 'import lgpio, gpiozero, spidev, evdev, RPi, serial, adafruit_pn532, neopixel_spi'
+
+step "lgpio as the service user: in / (the old unit) and in the unit's runtime directory"
+in_root install -d -o gamebox -g gamebox -m 700 /run/gamebox  # what RuntimeDirectory= makes
+check "import lgpio fails in / as gamebox (the fault the unit fixes)" \
+    in_root runuser -u gamebox -- sh -c 'cd / && ! /opt/gamebox/.venv/bin/python -c "import lgpio" 2>/dev/null'
+check "import lgpio works in /run/gamebox with LG_WD, its pipe there" \
+    in_root runuser -u gamebox -- sh -c 'cd /run/gamebox && LG_WD=/run/gamebox /opt/gamebox/.venv/bin/python -c "import lgpio" && test -p .lgd-nfy0'
+
+step "the power-off rule, through a real polkitd"
+mkdir -p "$root/run/dbus"
+bus_pid=$(chroot "$root" dbus-daemon --system --fork --print-pid)
+chroot "$root" /usr/lib/polkit-1/polkitd --no-debug >/dev/null 2>&1 &
+polkit_pid=$!
+# pkcheck asks polkitd about this very process: as gamebox it may power off, and nothing else.
+polkit_says() { in_root runuser -u "$1" -- sh -c "pkcheck --action-id $2 --process \$\$ >/dev/null 2>&1"; }
+refused() { ! polkit_says "$@"; }
+for _ in $(seq 20); do polkit_says gamebox org.freedesktop.login1.power-off && break; sleep 0.5; done
+check "gamebox may power off" polkit_says gamebox org.freedesktop.login1.power-off
+check "gamebox may power off with other sessions open" polkit_says gamebox org.freedesktop.login1.power-off-multiple-sessions
+check "gamebox may not reboot" refused gamebox org.freedesktop.login1.reboot
+check "gamebox may not override an inhibitor" refused gamebox org.freedesktop.login1.power-off-ignore-inhibit
+check "another user may not power off" refused builder org.freedesktop.login1.power-off
+kill "$polkit_pid" "$bus_pid"
+polkit_pid=""
+bus_pid=""
+
+step "install again: nothing changes, the config is kept"
+printf 'profile = "pi-reference"\nlanguage = "de"\n' > "$root/etc/gamebox/box.toml"
+before=$(snapshot)
+install_sh
+after=$(snapshot)
+check "a second run changes nothing" test "$before" = "$after"
+check "the edited config is kept" grep -qx 'language = "de"' "$root/etc/gamebox/box.toml"
+check "the running service was not restarted" \
+    in_root sh -c '! grep -qx "systemctl restart gamebox.service" /var/log/systemctl.log'
+
+step "another profile: the groups follow it"
+cp "$src/tests/systemd/kiosk.toml" "$root/etc/gamebox/kiosk.toml"
+printf 'profile = "/etc/gamebox/kiosk.toml"\n[network]\nenabled = true\nbroker = "teacher-laptop.local"\n' \
+    > "$root/etc/gamebox/box.toml"
+install_sh
+check "groups now audio dialout input, gpio and spi dropped" \
+    test "$(groups_of_gamebox)" = "audio dialout gamebox input"
+check "the changed service was restarted" \
+    in_root grep -qx "systemctl restart gamebox.service" /var/log/systemctl.log
+check "a station ([network] enabled) gets the network drop-in" \
+    cmp -s "$src/systemd/network.conf" "$root/etc/systemd/system/gamebox.service.d/network.conf"
+
+step "uninstall"
+install_sh --uninstall
+check "code, unit, rule and network drop-in removed" \
+    in_root sh -c '! test -e /opt/gamebox -o -e /etc/systemd/system/gamebox.service -o -e /etc/polkit-1/rules.d/50-gamebox-power-off.rules -o -e /etc/systemd/system/gamebox.service.d/network.conf'
+check "the service was stopped and disabled" \
+    in_root grep -qx "systemctl disable --now gamebox.service" /var/log/systemctl.log
+check "config kept" in_root test -f /etc/gamebox/box.toml
+
+printf '\n%s\n' "test-install.sh: $failures failed"
+[ "$failures" = 0 ]
