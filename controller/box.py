@@ -299,7 +299,11 @@ class Box:
             self.shut_down()
         elif gesture == "power_off" and self.power_off is not None:
             log.info("switching off")
-            self.power_off()
+            try:
+                self.power_off()
+            except RuntimeError as exc:  # refused (controller.power.PowerOffError): say so, play on
+                log.error("%s", exc)
+                self.stage.show("rejected", code="not_available", reason=str(exc))
 
     def poll_now(self) -> None:
         """Close a call window at once (another input arrived first)."""

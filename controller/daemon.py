@@ -214,11 +214,15 @@ class Daemon:
 
 
 def _power_off() -> Callable[[], None] | None:
-    """The Pi's shutdown, where this tree has it (``controller.power``); None: the box says it cannot."""
-    try:
-        from controller.power import power_off
-    except ImportError:
+    """The Pi's shutdown when the box runs as its systemd service (the installer's polkit rule allows it there).
+
+    Elsewhere None, and the box answers that it cannot: a developer's PC
+    running the simulator is never switched off by a card.
+    """
+    if not os.environ.get("INVOCATION_ID"):
         return None
+    from controller.power import power_off
+
     return power_off
 
 

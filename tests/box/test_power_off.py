@@ -130,3 +130,31 @@ def test_a_script_waits_out_the_handover_with_a_wait_line(tmp_path: Path) -> Non
         await stopped(daemon, task)
 
     asyncio.run(scenario())
+
+
+def test_a_refused_power_off_is_said_and_the_box_plays_on(tmp_path: Path) -> None:
+    box, _stage, clock = make_box(tmp_path)
+    stage = RecordingStage()
+
+    def refuse() -> None:
+        raise RuntimeError("power off refused: Call to PowerOff failed: Access denied")
+
+    box = Box(box.config, box.journal, box.registry, stage, clock, power_off=refuse)
+    box.start()
+    box.tap("table", "control-power-off")
+    clock.advance(GOODBYE_SECONDS)
+    box.poll()
+    assert stage.shows[-1] == ("rejected", {"code": "not_available",
+                                            "reason": "power off refused: Call to PowerOff failed: Access denied"})
+    assert box.new_game("pirates", 2), "the box plays on"
+
+
+def test_only_the_service_may_switch_the_machine_off(monkeypatch) -> None:
+    """Run by hand (the simulator on a PC) the card cannot power anything off; as the systemd service it can."""
+    import controller.power
+    from controller.daemon import _power_off
+
+    monkeypatch.delenv("INVOCATION_ID", raising=False)
+    assert _power_off() is None
+    monkeypatch.setenv("INVOCATION_ID", "0123456789abcdef")
+    assert _power_off() is controller.power.power_off
