@@ -120,8 +120,7 @@ class Box:
         try:
             engine = engine_class(record.game).replay(record.players, record.options, self.journal.actions(record.id))
         except (KeyError, ValueError, TypeError) as exc:
-            log.error("journal game %s cannot be replayed (%s); starting afresh", record.id, exc)
-            self.journal.abandon(record.id)
+            self.journal.set_aside(record.id, f"it does not replay: {exc}")
             self._open_menu()
             return False
         self._begin(engine, record.id, record.seed, record.started)

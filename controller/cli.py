@@ -140,17 +140,34 @@ def cmd_run(args: argparse.Namespace) -> int:
     return run(_config(args))
 
 
+def _journal_path(args: argparse.Namespace):
+    """The journal a read-only command reads; a state directory that is not one is one line."""
+    from controller.store import StoreError
+
+    state = _config(args).state_dir
+    if state.exists() and not state.is_dir():
+        raise StoreError(f"state directory {state} is not a directory")
+    return state / "journal.sqlite"
+
+
 def cmd_status(args: argparse.Namespace) -> int:
     from controller.journal import Journal
     from controller.report import game_status
 
-    journal = Journal(_config(args).state_dir / "journal.sqlite")
-    status = game_status(journal)
-    journal.close()
+    path = _journal_path(args)
+    status, menu = None, None
+    if path.exists():
+        journal = Journal(path, read_only=True)  # never creates, moves or repairs anything
+        try:
+            status, menu = game_status(journal), journal.setting("menu")
+        finally:
+            journal.close()
     if status is None:
-        return _fail("no game in the journal yet")
+        status = {"game": None, "menu": menu, "message": "no game in the journal yet"}
     if args.json:
         print(json.dumps(status, sort_keys=True))
+    elif status.get("game") is None:
+        print(status["message"])
     else:
         for key, value in status.items():
             print(f"{key}: {json.dumps(value)}")
@@ -161,9 +178,15 @@ def cmd_history(args: argparse.Namespace) -> int:
     from controller.journal import Journal
     from controller.report import history_lines
 
-    journal = Journal(_config(args).state_dir / "journal.sqlite")
-    print("\n".join(history_lines(journal.history(args.limit))))
-    journal.close()
+    path = _journal_path(args)
+    games = []
+    if path.exists():
+        journal = Journal(path, read_only=True)
+        try:
+            games = journal.history(args.limit)
+        finally:
+            journal.close()
+    print("\n".join(history_lines(games)))
     return 0
 
 
@@ -271,12 +294,13 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run_command(argv: list[str] | None = None) -> int:
     from controller.config import ConfigError
+    from controller.store import StoreError
     from hardware.profile import ProfileError
 
     args = build_parser().parse_args(argv)
     try:
         return args.func(args)
-    except (ConfigError, ProfileError) as exc:  # a file a person can fix: one line, no traceback
+    except (ConfigError, ProfileError, StoreError) as exc:  # a file a person can fix: one line, no traceback
         return _fail(str(exc))
     except KeyboardInterrupt:
         return 130

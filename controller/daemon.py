@@ -20,7 +20,7 @@ import os
 import signal
 import sys
 from contextlib import suppress
-from dataclasses import dataclass, field
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
 from controller.box import DIE, Box
@@ -30,6 +30,8 @@ from controller.narration import Narrator
 from controller.shows import ShowBook
 from controller.siminput import SimInput
 from controller.stage import DeviceStage
+from controller.store import StoreError
+from controller.syncer import SyncProcess
 from controller.tags import Registry
 from hardware.clock import Clock, SystemClock
 from hardware.events import (
@@ -39,6 +41,10 @@ from hardware.factory import Devices, build_devices
 from hardware.profile import load_profile
 
 log = logging.getLogger("gamebox.daemon")
+
+IDLE_CHECKPOINT = 30.0  # seconds without an accepted action before the journal's log is folded into the file
+RETRY_STORAGE = 1.0  # seconds between two tries of a journal that could not sync
+CHECK_LOG_EVERY = 64  # syncs between two looks at the journal's log length (checkpoint when long)
 
 
 class Notifier:
@@ -56,56 +62,85 @@ class Notifier:
             self._socket.notify(message)
 
 
-@dataclass
 class Daemon:
-    """The box wired to its devices, its journal and the loop."""
+    """The box wired to its devices, its journal and the loop.
 
-    config: Config
-    clock: Clock = field(default_factory=SystemClock)
-    stdin: bool | None = None  # None: read standard input when the readers are simulated
-    out: Callable[[str], None] = print
-    notify: Callable[[str], None] = field(default_factory=Notifier)
+    Everything it holds is made here, storage first: a journal or a state
+    folder that cannot be used is one :class:`StoreError` line before any
+    device is touched. :meth:`run` only starts, runs and stops these parts.
+    """
 
-    def __post_init__(self) -> None:
+    def __init__(self, config: Config, clock: Clock | None = None, stdin: bool | None = None,
+                 out: Callable[[str], None] = print, notify: Callable[[str], None] | None = None,
+                 fsync: Callable[[int], None] | None = None, fsync_delay: float = 0.0) -> None:
+        """``stdin``: None reads standard input when the readers are simulated.
+
+        The journal is made durable by a child process (:class:`SyncProcess`,
+        ``fsync_delay`` seconds slower for the bench); an ``fsync`` callable
+        runs on a worker thread instead (tests make it fail or hang).
+        """
+        self.config = config
+        self.clock: Clock = clock or SystemClock()
+        self.stdin = stdin
+        self.out = out
+        self.notify = notify or Notifier()
+        state = config.state_dir
+        self.journal = Journal(state / "journal.sqlite", fsync=fsync or os.fsync)
+        try:
+            self.registry = Registry(state / "tags.sqlite")
+            self.sink = EventSink()
+            self.devices: Devices = build_devices(load_profile(config.profile), self.sink, self.clock)
+            self.stage = DeviceStage.for_devices(self.devices, ShowBook.load(), self.clock, config)
+            self.box = Box(config, self.journal, self.registry, self.stage, self.clock, power_off=_power_off())
+        except BaseException:
+            self.journal.close()
+            if hasattr(self, "registry"):
+                self.registry.close()
+            raise
+        for button in self.devices.buttons.values():  # the config tunes what the profile wired
+            if config.hold_seconds is not None:
+                button.hold_time = config.hold_seconds
+            if config.debounce_ms is not None and hasattr(button, "bounce_time"):
+                button.bounce_time = config.debounce_ms / 1000
+        self.box.listeners.append(self._accepted)
+        if any(reader.driver == "sim" for reader in self.devices.readers.values()):  # say in words what the box does
+            self.stage.listeners.append(Narrator(self.out, lambda: self.stage.language))
+        self.rooms: list[Any] = []  # the kiosk and the station link: told of every event, polled like the box
+        if config.kiosk.enabled:
+            from controller.kiosk import Kiosk
+            self.rooms.append(Kiosk(config.kiosk, self.box, self.clock.monotonic))
         self.stopping = asyncio.Event()
         self.ready = asyncio.Event()
+        self.storage_fault: str | None = None  # why the journal cannot make actions durable; play waits
+        self._unsynced: list[int] = []  # seqs recorded but not yet durable, so not yet "accepted"
+        self._game_ended = False
+        self._folded = True  # the journal's log holds nothing the file does not
+        self._syncs = 0
+        self._wake_syncer = asyncio.Event()
+        self._durable = asyncio.Event()  # set while every recorded action is durable and acknowledged
+        self._durable.set()
+        self._disk = ThreadPoolExecutor(1, thread_name_prefix="journal-disk")  # checkpoints, an injected fsync
+        self._sync_process = SyncProcess(self.journal.path, fsync_delay) if fsync is None else None
         self._held: set[str] = set()
         self._status = ""
 
     async def run(self) -> int:
         """Run until SIGTERM/SIGINT (or end of standard input in sim mode); return the exit code."""
         loop = asyncio.get_running_loop()
-        self.sink = EventSink(loop)
-        profile = load_profile(self.config.profile)
-        self.devices: Devices = build_devices(profile, self.sink, self.clock)
-        for button in self.devices.buttons.values():  # the config tunes what the profile wired
-            if self.config.hold_seconds is not None:
-                button.hold_time = self.config.hold_seconds
-            if self.config.debounce_ms is not None and hasattr(button, "bounce_time"):
-                button.bounce_time = self.config.debounce_ms / 1000
-        state = self.config.state_dir
-        self.journal = Journal(state / "journal.sqlite")
-        self.registry = Registry(state / "tags.sqlite")
-        self.stage = DeviceStage.for_devices(self.devices, ShowBook.load(), self.clock, self.config)
-        self.box = Box(self.config, self.journal, self.registry, self.stage, self.clock, power_off=_power_off())
-        self.box.listeners.append(self._acknowledge)
-        self.rooms: list[Any] = []  # the kiosk and the station link: told of every event, polled like the box
-        if self.config.kiosk.enabled:
-            from controller.kiosk import Kiosk
-            self.rooms.append(Kiosk(self.config.kiosk, self.box, self.clock.monotonic))
-        if self.config.network.enabled:
+        self.sink.bind(loop)
+        if self.config.network.enabled:  # the station link starts its own task: made on the running loop
             from controller.station import StationLink
             self.rooms.append(StationLink(self.config.network, self.box, self.sink.post, self.devices))
         for sig in (signal.SIGTERM, signal.SIGINT):
             with suppress(NotImplementedError, RuntimeError):
                 loop.add_signal_handler(sig, self.stopping.set)
-        if any(reader.driver == "sim" for reader in self.devices.readers.values()):  # say in words what the box does
-            self.stage.listeners.append(Narrator(self.out, lambda: self.stage.language))
         tasks = []
         try:
             self.devices.start(self.stage.sounds)
             if self.devices.speaker is not None:
                 self.devices.speaker.volume = self.box.volume
+            if self.journal.report_recovery() is not None:  # a damaged write-ahead log: loud, once
+                self.box.fault("journal", self.journal.wal_damage or "")
             if self.box.start():
                 digest = hashlib.sha1(self.box.engine.to_json().encode()).hexdigest()
                 self.out(f"resumed {self.box.game_id} {self.box.seq} {digest}")
@@ -115,6 +150,7 @@ class Daemon:
             self.ready.set()
             self._report_status()
             tasks.append(asyncio.create_task(self._pump()))
+            tasks.append(asyncio.create_task(self._syncer()))
             simulated = any(reader.driver == "sim" for reader in self.devices.readers.values())
             if self.stdin or (self.stdin is None and simulated):
                 tasks.append(asyncio.create_task(self._read_stdin()))
@@ -126,11 +162,15 @@ class Daemon:
             for task in tasks:
                 task.cancel()
             await asyncio.gather(*tasks, return_exceptions=True)
-            for room in getattr(self, "rooms", []):
+            for room in self.rooms:
                 if hasattr(room, "close"):
                     await room.close()
             self.notify("STOPPING=1")
             self.devices.stop()
+            await self._last_sync(loop)
+            if self._sync_process is not None:
+                await self._sync_process.close()
+            self._disk.shutdown(wait=True)
             self.journal.close()
             self.registry.close()
             self.out("stopped")
@@ -157,16 +197,22 @@ class Daemon:
                     self._handle(event)
                     for room in self.rooms:
                         room.saw(event)
-                self.box.poll()
+                if self.storage_fault is None:
+                    self.box.poll()
                 for room in self.rooms:
                     room.poll()
                 self.stage.tick()
                 self._report_status()
+            except StoreError as exc:  # a state file that cannot be read or written: a fault, not a crash
+                self.box.fault("journal" if "journal" in str(exc) else "tags", str(exc))
             except Exception:  # a bug must cost one input, never the box
                 log.exception("internal error; the box carries on")
 
     def _handle(self, event: Any) -> None:
         box = self.box
+        if self.storage_fault is not None and isinstance(event, (TagSeen, ButtonReleased, ButtonHeld, PuckPressed)):
+            self.stage.show("device_fault", device="journal")  # play waits until the journal writes again
+            return
         if isinstance(event, TagSeen):
             box.tap(event.reader, event.uid, event.text)
         elif isinstance(event, TagGone):
@@ -189,9 +235,79 @@ class Daemon:
         elif isinstance(event, DeviceRecovered):
             box.recovered(event.device)
 
-    def _acknowledge(self, action: dict[str, Any], _outcome: Any) -> None:
-        """One line per action once it is in the journal: scripts and tests wait for it."""
-        self.out(f"accepted {self.box.seq - 1}")
+    # -- durability --------------------------------------------------------------------
+    def _accepted(self, _action: dict[str, Any], _outcome: Any) -> None:
+        """The box recorded an action (its show starts now); the syncer makes it durable, then says so."""
+        self._unsynced.append(self.box.seq - 1)
+        self._durable.clear()
+        self._game_ended = self._game_ended or bool(self.box.engine and self.box.engine.over)
+        self._wake_syncer.set()
+
+    async def _make_durable(self, loop: asyncio.AbstractEventLoop) -> None:
+        """fsync what was recorded: in the child process, or an injected fsync on the disk worker."""
+        if self._sync_process is not None:
+            await self._sync_process.sync()
+        else:
+            await loop.run_in_executor(self._disk, self.journal.sync)
+
+    async def _syncer(self) -> None:
+        """Print ``accepted N`` once action N is durable; a failed sync is a storage fault and play waits."""
+        loop = asyncio.get_running_loop()
+        while True:
+            woken = asyncio.create_task(self._wake_syncer.wait())
+            idle = asyncio.create_task(self.clock.sleep(IDLE_CHECKPOINT))
+            try:
+                await asyncio.wait({woken, idle}, return_when=asyncio.FIRST_COMPLETED)
+            finally:
+                woken.cancel()
+                idle.cancel()
+            self._wake_syncer.clear()
+            batch = list(self._unsynced)
+            if not batch and self._folded:
+                continue  # idle, and nothing new since the log was last folded in
+            ended, self._game_ended = self._game_ended or not batch, False  # a game's end or idle: fold it in
+            try:
+                await self._make_durable(loop)
+                self._syncs += 1
+                if ended or self._syncs % CHECK_LOG_EVERY == 0:  # fold the log into the file: end, idle or long
+                    await loop.run_in_executor(self._disk, self.journal.checkpoint, ended)
+            except StoreError as exc:
+                self._storage_failed(str(exc))
+                await self.clock.sleep(RETRY_STORAGE)
+                self._wake_syncer.set()
+                continue
+            del self._unsynced[:len(batch)]
+            self._folded = ended
+            if self.storage_fault is not None:
+                log.info("journal %s: writing works again; play goes on", self.journal.path)
+                self.storage_fault = None
+                self.box.recovered("journal")
+            for seq in batch:
+                self.out(f"accepted {seq}")
+            if not self._unsynced:
+                self._durable.set()
+
+    async def durable(self) -> None:
+        """Wait until every action recorded so far is durable and its ``accepted N`` printed."""
+        await self._durable.wait()
+
+    def _storage_failed(self, why: str) -> None:
+        if self.storage_fault is None:
+            self.storage_fault = why
+            self.box.fault("journal", why)  # one log line naming the file, and the fault show
+
+    async def _last_sync(self, loop: asyncio.AbstractEventLoop) -> None:
+        """At a stop: make what was recorded durable, and say so, before the journal closes."""
+        if not self._unsynced:
+            return
+        try:
+            await self._make_durable(loop)
+        except StoreError as exc:
+            log.error("%s; %d actions may not be on the disk", exc, len(self._unsynced))
+            return
+        for seq in self._unsynced:
+            self.out(f"accepted {seq}")
+        self._unsynced.clear()
 
     def _report_status(self) -> None:
         status = self.box.status_line()

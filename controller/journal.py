@@ -1,30 +1,52 @@
-"""The journal: every game's options and accepted actions, in SQLite, safe against power cuts.
+"""The journal: every game's options and accepted actions, in SQLite, safe against power cuts and full disks.
 
-Write-ahead logging with ``synchronous=FULL``: when :meth:`Journal.record`
-returns, the action is on disk, so the box commits before it plays a show and
-pulling the plug loses nothing the table has seen. A game is its options plus
-its action log, so resuming is replaying.
+Writing and making durable are two steps, so that the answer to a tap never
+waits for an SD card's fsync:
 
-A file that is not a gamebox journal (corrupt, or some other database) is
-moved aside with one line on the log and a fresh journal is started; it is
-never silently overwritten.
+* :meth:`Journal.record` commits an action (and, for a game's last action,
+  its result, in the same transaction) in write-ahead logging with
+  ``synchronous=NORMAL``: the commit is a ``write()`` into the -wal file, no
+  fsync. It raises :class:`JournalError` with nothing written when it fails.
+* :meth:`Journal.sync` fsyncs the -wal file: everything recorded before it
+  is then on the card. It touches no SQLite connection, so a worker thread
+  runs it while the loop goes on recording; the daemon prints ``accepted N``
+  only after it returned.
+
+Checkpoints (copying the -wal into the database) run on their own
+connection, from the same worker, at a game's end and when the box is idle;
+the loop's connection never checkpoints, so a commit never waits for one.
+
+A file is moved aside only when SQLite says it is damaged or it is not a
+gamebox journal; anything else (a full disk, a read-only file, a folder
+owned by someone else) is one line naming the file and the cause. A
+write-ahead log whose checksums break in the middle is kept as a copy and
+reported loudly, with what was recovered. A game whose stored options or
+actions do not parse is set aside with a note; the other games are kept.
 """
 
 from __future__ import annotations
 
 import json
 import logging
+import math
+import os
 import sqlite3
+import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
+
+from controller.store import (
+    Damaged, StoreError, cause, keep_copy, move_aside, open_checked, read_only_uri, usable_dir, wal_damage,
+)
 
 log = logging.getLogger("gamebox.journal")
 
 #: PRAGMA application_id of a gamebox journal: "GBOX".
 APPLICATION_ID = 0x47424F58
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS games (
@@ -36,7 +58,8 @@ CREATE TABLE IF NOT EXISTS games (
     started REAL NOT NULL,
     ended REAL,
     winners TEXT,
-    abandoned INTEGER NOT NULL DEFAULT 0
+    abandoned INTEGER NOT NULL DEFAULT 0,
+    note TEXT
 );
 CREATE TABLE IF NOT EXISTS actions (
     game_id INTEGER NOT NULL REFERENCES games(id),
@@ -45,15 +68,24 @@ CREATE TABLE IF NOT EXISTS actions (
     at REAL NOT NULL,
     PRIMARY KEY (game_id, seq)
 );
+CREATE TABLE IF NOT EXISTS undone (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    at REAL NOT NULL
+);
 CREATE TABLE IF NOT EXISTS settings (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
 """
 
+#: Frames the -wal may hold before the sync worker checkpoints it even in the middle of a game.
+CHECKPOINT_PAGES = 256
 
-class JournalError(Exception):
-    """The journal cannot be opened or written; the message is one line."""
+
+class JournalError(StoreError):
+    """The journal cannot be opened, read or written; the message is one line naming the file and the cause."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,71 +100,142 @@ class GameRecord:
     winners: list[int] | None
     actions: int
     abandoned: bool
+    problem: str | None = None  # why this game cannot be replayed (a stored field that does not parse)
 
 
 class Journal:
     """One SQLite file of games, their actions and the box's settings."""
 
-    def __init__(self, path: str | Path, wall: Callable[[], float] = time.time, read_only: bool = False) -> None:
-        """Open (creating) the journal; ``read_only`` (a kiosk display) never writes, repairs or moves it."""
+    def __init__(self, path: str | Path, wall: Callable[[], float] = time.time, read_only: bool = False,
+                 fsync: Callable[[int], None] = os.fsync) -> None:
+        """Open the journal.
+
+        ``read_only`` (``status``, ``history``, the kiosk display) never
+        creates, moves, repairs or writes anything. ``fsync`` is what
+        :meth:`sync` calls on the -wal file (the bench slows it down, the
+        fault tests make it fail).
+        """
         self.path = Path(path)
         self.wall = wall
+        self.read_only = read_only
+        self._fsync = fsync
         self.moved_aside: Path | None = None
+        self.wal_damage: str | None = None  # what a damaged write-ahead log cost, said once at start
+        self._sync_lock = threading.Lock()
+        self._wal_fd: int | None = None
+        self._dir_synced = False
+        self._checkpointer: sqlite3.Connection | None = None
         if read_only:
-            self.db = sqlite3.connect(f"{self.path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
-            try:
-                self.db.execute("SELECT 1 FROM games LIMIT 1")
-            except sqlite3.DatabaseError as exc:
-                self.db.close()
-                raise JournalError(f"{self.path}: not a gamebox journal (yet): {exc}") from None
+            self.db = self._open_read_only()
             return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
+        usable_dir(self.path.parent, JournalError, create=True)
+        self._check_wal()
         try:
             self.db = self._open()
-        except sqlite3.DatabaseError as exc:
-            self.moved_aside = self._move_aside(str(exc))
+        except Damaged as exc:
+            self.moved_aside = self._guard(lambda: move_aside(self.path, str(exc), wall, "journal"))
             self.db = self._open()
 
     # -- opening ---------------------------------------------------------------
-    def _open(self) -> sqlite3.Connection:
-        fresh = not self.path.exists() or self.path.stat().st_size == 0
-        db = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+    def _open_read_only(self) -> sqlite3.Connection:
+        if not self.path.is_file():
+            raise JournalError(f"{self.path}: no journal yet")
+        uri = read_only_uri(self.path)
+        if not self.path.with_name(self.path.name + "-wal").exists() and not os.access(self.path.parent, os.W_OK):
+            # no -wal, and none can be made in a read-only folder: nothing is being written, read the file as it is
+            uri += "&immutable=1"
         try:
-            app_id = db.execute("PRAGMA application_id").fetchone()[0]
-            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
-            if not fresh and (app_id != APPLICATION_ID or "games" not in tables):
-                raise sqlite3.DatabaseError(
-                    f"not a gamebox journal (application id {app_id:#x}, tables {sorted(tables)})"
-                )
-            if db.execute("PRAGMA quick_check").fetchone()[0] != "ok":
-                raise sqlite3.DatabaseError("integrity check failed")
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("PRAGMA synchronous=FULL")
-            db.execute(f"PRAGMA application_id={APPLICATION_ID}")
-            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
-            db.executescript(SCHEMA)
-        except sqlite3.DatabaseError:
-            db.close()
-            raise
+            db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+            db.execute("SELECT 1 FROM games LIMIT 1")
+        except sqlite3.Error as exc:
+            raise JournalError(f"{self.path}: cannot read the journal: {cause(exc)}") from None
         return db
 
-    def _move_aside(self, why: str) -> Path:
-        stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(self.wall()))
-        target = self.path.with_name(f"{self.path.name}.bad-{stamp}")
-        n = 1
-        while target.exists():
-            target = self.path.with_name(f"{self.path.name}.bad-{stamp}-{n}")
-            n += 1
-        self.path.rename(target)
-        for suffix in ("-wal", "-shm"):
-            side = self.path.with_name(self.path.name + suffix)
-            if side.exists():
-                side.rename(target.with_name(target.name + suffix))
-        log.error("journal %s: %s; moved aside to %s, starting a new journal", self.path, why, target)
-        return target
+    def _open(self) -> sqlite3.Connection:
+        """A connection on a sound gamebox journal; :class:`Damaged` when SQLite says it is not one."""
+        return open_checked(self.path, "journal", JournalError, _foreign, _prepare)
+
+    def _check_wal(self) -> None:
+        """Before SQLite replays the -wal: a log that breaks in the middle is copied aside and reported."""
+        why = wal_damage(self.path)
+        if why is None:
+            return
+        copy = self._guard(lambda: keep_copy(self.path, self.wall))
+        self.wal_damage = f"the write-ahead log is damaged ({why}); a copy is kept at {copy}"
+
+    def _guard(self, step: Callable[[], Any]) -> Any:
+        try:
+            return step()
+        except OSError as exc:
+            raise JournalError(f"{self.path}: {cause(exc)}") from None
+
+    def report_recovery(self) -> str | None:
+        """One line on what a damaged write-ahead log left (logged as an error), or None when nothing was lost."""
+        if self.wal_damage is None:
+            return None
+        latest = self.latest()
+        kept = "no game" if latest is None else f"game {latest.id} with {latest.actions} actions"
+        line = f"journal {self.path}: {self.wal_damage}; recovered {kept}"
+        log.error("%s", line)
+        return line
 
     def close(self) -> None:
+        with self._sync_lock:
+            if self._wal_fd is not None:
+                os.close(self._wal_fd)
+                self._wal_fd = None
+            if self._checkpointer is not None:
+                self._checkpointer.close()
+                self._checkpointer = None
         self.db.close()
+
+    # -- durability ------------------------------------------------------------------
+    def sync(self) -> None:
+        """Make everything recorded so far durable: fsync the -wal file (and, once, its folder).
+
+        Safe from a worker thread while the loop records: it touches only
+        its own file descriptor, never the SQLite connection.
+        """
+        if self.read_only:
+            return
+        with self._sync_lock:
+            wal = self.path.with_name(self.path.name + "-wal")
+            try:
+                if self._wal_fd is None:
+                    self._wal_fd = os.open(wal, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
+                self._fsync(self._wal_fd)
+                if not self._dir_synced:  # the -wal's own name must survive a power cut too
+                    folder = os.open(self.path.parent, os.O_RDONLY)
+                    try:
+                        self._fsync(folder)
+                    finally:
+                        os.close(folder)
+                    self._dir_synced = True
+            except FileNotFoundError:
+                return  # nothing recorded since the last checkpoint took the log into the database
+            except OSError as exc:
+                raise JournalError(f"{wal}: fsync failed: {cause(exc)}") from None
+
+    def checkpoint(self, force: bool = False) -> None:
+        """Copy the -wal into the database (a game's end, an idle box); off the loop, on its own connection.
+
+        Without ``force`` only a log longer than :data:`CHECKPOINT_PAGES` is copied.
+        """
+        if self.read_only:
+            return
+        with self._sync_lock:
+            try:
+                if self._checkpointer is None:
+                    self._checkpointer = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+                    self._checkpointer.execute("PRAGMA busy_timeout=2000")
+                    self._checkpointer.execute("PRAGMA synchronous=NORMAL")
+                wal = self.path.with_name(self.path.name + "-wal")
+                size = wal.stat().st_size if wal.exists() else 0
+                if not force and size < CHECKPOINT_PAGES * 4096:
+                    return
+                self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            except (sqlite3.Error, OSError) as exc:
+                raise JournalError(f"{self.path}: checkpoint failed: {cause(exc)}") from None
 
     # -- games -----------------------------------------------------------------
     def start_game(self, game: str, players: int, options: dict[str, Any], seed: int) -> int:
@@ -141,127 +244,248 @@ class Journal:
             self.db.execute("UPDATE games SET abandoned=1 WHERE ended IS NULL")
             cur = self.db.execute(
                 "INSERT INTO games (game, players, options, seed, started) VALUES (?,?,?,?,?)",
-                (game, players, json.dumps(options, sort_keys=True), seed, self.wall()),
+                (game, players, _dumps(options, self.path), seed, self.wall()),
             )
         return int(cur.lastrowid)
 
     def record(self, game_id: int, seq: int, action: dict[str, Any], winners: list[int] | None = None) -> None:
-        """Commit one accepted action, and with ``winners`` the game's end, in one transaction."""
+        """Commit one accepted action and, with ``winners``, the game's end, in one transaction.
+
+        Written when this returns, durable after the next :meth:`sync`.
+        Raises :class:`JournalError` with nothing written: a full disk, an
+        I/O error, a seq already used in this game's log, a value JSON
+        cannot hold (NaN).
+        """
+        text = _dumps(action, self.path)
+        result = None if winners is None else _dumps(list(winners), self.path)
+        now = self.wall()
         with self._transaction():
+            last = self.db.execute("SELECT MAX(seq) FROM actions WHERE game_id=?", (game_id,)).fetchone()[0]
+            if last is not None and seq <= last:
+                raise JournalError(f"{self.path}: seq {seq} of game {game_id} is already used (last {last})")
             self.db.execute(
                 "INSERT INTO actions (game_id, seq, action, at) VALUES (?,?,?,?)",
-                (game_id, seq, json.dumps(action, sort_keys=True), self.wall()),
+                (game_id, seq, text, now),
             )
-            if winners is not None:
-                self.db.execute("UPDATE games SET ended=?, winners=? WHERE id=?",
-                                (self.wall(), json.dumps(winners), game_id))
-
-    def sync(self) -> None:
-        """Make what was recorded durable (``synchronous=FULL`` already does on every commit)."""
+            if result is not None:
+                self.db.execute("UPDATE games SET ended=?, winners=? WHERE id=?", (now, result, game_id))
 
     def abandon(self, game_id: int) -> None:
-        """Mark a game abandoned for good: it is never resumed."""
+        """The new-game card: this game is abandoned for good (durable when this returns)."""
         with self._transaction():
             self.db.execute("UPDATE games SET abandoned=1 WHERE id=? AND ended IS NULL", (game_id,))
+        self.sync()
+
+    def set_aside(self, game_id: int, why: str) -> None:
+        """A game that cannot be replayed: never resumed again, kept with a note for ``history``."""
+        log.error("journal %s: game %s cannot be replayed (%s); set aside, the other games are kept",
+                  self.path, game_id, why)
+        with self._transaction():
+            self.db.execute("UPDATE games SET abandoned=1, note=? WHERE id=?", (why[:200], game_id))
 
     def undo(self, game_id: int, seq: int) -> dict[str, Any]:
-        """Take back the game's last action (``seq``), keeping it in ``undone``; an ended game is open again."""
+        """Take the game's last action (which must be ``seq``) out of its log, keeping it in ``undone``."""
         with self._transaction():
-            self.db.execute(
-                "CREATE TABLE IF NOT EXISTS undone (game_id INTEGER NOT NULL, seq INTEGER NOT NULL,"
-                " action TEXT NOT NULL, at REAL NOT NULL)"
-            )
-            row = self.db.execute("SELECT action FROM actions WHERE game_id=? AND seq=?", (game_id, seq)).fetchone()
-            last = self.db.execute("SELECT MAX(seq) FROM actions WHERE game_id=?", (game_id,)).fetchone()[0]
-            if row is None or last != seq:
-                raise JournalError(f"game {game_id} has no last action {seq} to take back")
-            self.db.execute("INSERT INTO undone (game_id, seq, action, at) VALUES (?,?,?,?)",
-                            (game_id, seq, row[0], self.wall()))
+            row = self.db.execute(
+                "SELECT seq, action FROM actions WHERE game_id=? ORDER BY seq DESC LIMIT 1", (game_id,)
+            ).fetchone()
+            if row is None or row[0] != seq:
+                raise JournalError(f"{self.path}: cannot undo seq {seq} of game {game_id}: "
+                                   f"its last action is {None if row is None else row[0]}")
             self.db.execute("DELETE FROM actions WHERE game_id=? AND seq=?", (game_id, seq))
+            self.db.execute("INSERT INTO undone (game_id, seq, action, at) VALUES (?,?,?,?)",
+                            (game_id, seq, row[1], self.wall()))
             self.db.execute("UPDATE games SET ended=NULL, winners=NULL WHERE id=?", (game_id,))
-        return json.loads(row[0])
+        return _loads_action(row[1]) or {}
 
     def undone(self, game_id: int) -> list[dict[str, Any]]:
-        """The actions taken back in a game, oldest first."""
-        try:
-            rows = self.db.execute("SELECT action FROM undone WHERE game_id=? ORDER BY rowid", (game_id,))
-        except sqlite3.OperationalError:  # nothing was ever taken back
-            return []
-        return [json.loads(r[0]) for r in rows]
-
-    def finish(self, game_id: int, winners: list[int]) -> None:
-        with self._transaction():
-            self.db.execute("UPDATE games SET ended=?, winners=? WHERE id=?", (self.wall(), json.dumps(winners), game_id))
-
-    def abandon(self, game_id: int) -> None:
-        """Mark a game given up: kept whole, never resumed."""
-        with self._transaction():
-            self.db.execute("UPDATE games SET abandoned=1 WHERE id=? AND ended IS NULL", (game_id,))
+        """The actions taken back in this game, oldest first (a taken-back roll is rolled afresh)."""
+        rows = self._read("SELECT action FROM undone WHERE game_id=? ORDER BY rowid", (game_id,))
+        return [a for a in (_loads_action(r[0]) for r in rows) if a is not None]
 
     def unfinished(self) -> GameRecord | None:
-        """The game to resume: the newest one neither ended nor abandoned."""
-        row = self.db.execute(
-            "SELECT id FROM games WHERE ended IS NULL AND abandoned=0 ORDER BY id DESC LIMIT 1"
-        ).fetchone()
-        return self.game(row[0]) if row else None
+        """The game to resume: the newest one neither ended nor abandoned, whose log parses.
+
+        A game whose options or actions do not parse is set aside (writable
+        journal) or skipped (read-only), and the one before it is not
+        resumed either: it was abandoned when that game started.
+        """
+        rows = self._read("SELECT id FROM games WHERE ended IS NULL AND abandoned=0 ORDER BY id DESC LIMIT 1")
+        if not rows:
+            return None
+        record = self.game(rows[0][0])
+        if record is None:
+            return None
+        problem = record.problem
+        if problem is None:
+            try:
+                self.actions(record.id)
+            except JournalError as exc:
+                problem = str(exc)
+        if problem is None:
+            return record
+        if not self.read_only:
+            self.set_aside(record.id, problem)
+        return None
 
     def latest(self) -> GameRecord | None:
-        row = self.db.execute("SELECT id FROM games ORDER BY id DESC LIMIT 1").fetchone()
-        return self.game(row[0]) if row else None
+        rows = self._read("SELECT id FROM games ORDER BY id DESC LIMIT 1")
+        return self.game(rows[0][0]) if rows else None
 
     def game(self, game_id: int) -> GameRecord | None:
-        row = self.db.execute(
+        rows = self._read(
             "SELECT g.id, g.game, g.players, g.options, g.seed, g.started, g.ended, g.winners,"
-            " (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id), g.abandoned FROM games g WHERE g.id=?",
+            " (SELECT COUNT(*) FROM actions a WHERE a.game_id = g.id), g.abandoned, g.note"
+            " FROM games g WHERE g.id=?",
             (game_id,),
-        ).fetchone()
-        if row is None:
-            return None
-        return GameRecord(
-            row[0], row[1], row[2], json.loads(row[3]), row[4], row[5], row[6],
-            json.loads(row[7]) if row[7] else None, row[8], bool(row[9]),
         )
+        return _game_record(rows[0]) if rows else None
 
     def actions(self, game_id: int) -> list[dict[str, Any]]:
-        rows = self.db.execute("SELECT action FROM actions WHERE game_id=? ORDER BY seq", (game_id,))
-        return [json.loads(r[0]) for r in rows]
+        """The game's live log, in order; :class:`JournalError` naming the first row that does not parse."""
+        out = []
+        for seq, text in self._read("SELECT seq, action FROM actions WHERE game_id=? ORDER BY seq", (game_id,)):
+            action = _loads_action(text)
+            if action is None:
+                raise JournalError(f"{self.path}: action {seq} of game {game_id} does not parse")
+            out.append(action)
+        return out
 
     def history(self, limit: int = 50) -> list[GameRecord]:
-        ids = [r[0] for r in self.db.execute("SELECT id FROM games ORDER BY id DESC LIMIT ?", (limit,))]
+        ids = [r[0] for r in self._read("SELECT id FROM games ORDER BY id DESC LIMIT ?", (limit,))]
         return [g for g in map(self.game, ids) if g is not None]
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Every read inside sees one moment of the journal (``status --json`` under fast play)."""
+        try:
+            self.db.execute("BEGIN")
+        except sqlite3.Error as exc:
+            raise JournalError(f"{self.path}: cannot read the journal: {cause(exc)}") from None
+        try:
+            yield
+        finally:
+            self.db.execute("COMMIT")
 
     # -- settings ----------------------------------------------------------------
     def setting(self, key: str, default: Any = None) -> Any:
-        row = self.db.execute("SELECT value FROM settings WHERE key=?", (key,)).fetchone()
-        return json.loads(row[0]) if row else default
+        """A stored setting; ``default`` when it is missing or does not parse."""
+        rows = self._read("SELECT value FROM settings WHERE key=?", (key,))
+        if not rows:
+            return default
+        try:
+            return json.loads(rows[0][0])
+        except (TypeError, ValueError):
+            log.warning("journal %s: setting %r does not parse; using %r", self.path, key, default)
+            return default
 
     def set_setting(self, key: str, value: Any) -> None:
+        text = _dumps(value, self.path)
         with self._transaction():
             self.db.execute(
                 "INSERT INTO settings (key, value) VALUES (?,?) ON CONFLICT(key) DO UPDATE SET value=excluded.value",
-                (key, json.dumps(value)),
+                (key, text),
             )
 
     # -- helpers -----------------------------------------------------------------
-    def _transaction(self) -> "_Transaction":
-        return _Transaction(self.db)
+    def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        try:
+            return self.db.execute(sql, args).fetchall()
+        except sqlite3.Error as exc:
+            raise JournalError(f"{self.path}: cannot read the journal: {cause(exc)}") from None
 
-
-class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, rolled back on error; a write failure becomes a JournalError."""
-
-    def __init__(self, db: sqlite3.Connection) -> None:
-        self.db = db
-
-    def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
-
-    def __exit__(self, kind, exc, tb) -> bool:
-        if kind is None:
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """BEGIN IMMEDIATE ... COMMIT; on any failure rolled back and raised as one :class:`JournalError`."""
+        if self.read_only:
+            raise JournalError(f"{self.path}: opened read-only")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise JournalError(f"{self.path}: journal write failed: {cause(exc)}") from None
+        try:
+            yield
             self.db.execute("COMMIT")
-            return False
-        if self.db.in_transaction:  # SQLite has already rolled back after a full disk
-            self.db.execute("ROLLBACK")
-        if isinstance(exc, sqlite3.Error):
-            raise JournalError(f"journal write failed: {exc}") from exc
-        return False
+        except BaseException as exc:
+            try:
+                self.db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # SQLite already rolled back (a full disk does that itself)
+            if isinstance(exc, sqlite3.Error):
+                raise JournalError(f"{self.path}: journal write failed: {cause(exc)}") from None
+            raise
+
+
+def _foreign(db: sqlite3.Connection) -> str | None:
+    app_id = db.execute("PRAGMA application_id").fetchone()[0]
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if app_id != APPLICATION_ID or "games" not in tables:
+        return f"not a gamebox journal (application id {app_id:#x}, tables {sorted(tables)})"
+    return None
+
+
+def _prepare(db: sqlite3.Connection) -> None:
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=NORMAL")  # commits write, sync() makes them durable
+    db.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run off the loop (checkpoint())
+    db.execute("PRAGMA busy_timeout=2000")
+    db.executescript(SCHEMA)
+    if "note" not in {r[1] for r in db.execute("PRAGMA table_info(games)")}:  # a journal of schema 1
+        db.execute("ALTER TABLE games ADD COLUMN note TEXT")
+    if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:  # a new or an older journal
+        db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+
+def _dumps(value: Any, path: Path) -> str:
+    try:
+        return json.dumps(value, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise JournalError(f"{path}: not written, the value cannot be stored: {exc}") from None
+
+
+def _loads_action(text: Any) -> dict[str, Any] | None:
+    try:
+        value = json.loads(text)
+    except (TypeError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _game_record(row: tuple[Any, ...]) -> GameRecord:
+    """A games row, read so that no stored value can crash a reader: what does not parse is named in ``problem``."""
+    problems: list[str] = []
+    game_id, game, players, options_text, seed, started, ended, winners_text, count, abandoned, note = row
+    try:
+        options = json.loads(options_text)
+    except (TypeError, ValueError):
+        options = None
+    if not isinstance(options, dict):
+        problems.append("its options do not parse")
+        options = {}
+    winners = None
+    if winners_text:
+        try:
+            winners = json.loads(winners_text)
+        except (TypeError, ValueError):
+            winners = None
+        if not (isinstance(winners, list) and all(isinstance(w, int) for w in winners)):
+            problems.append("its winners do not parse")
+            winners = None
+    if not isinstance(game, str):
+        problems.append("its game is not a name")
+        game = str(game)
+    if not isinstance(players, int):
+        problems.append("its player count is not a number")
+        players = 0
+    if not isinstance(seed, int):
+        problems.append("its seed is not a number")
+        seed = 0
+
+    def number(value: Any) -> float | None:
+        return float(value) if isinstance(value, (int, float)) and math.isfinite(value) else None
+
+    return GameRecord(
+        game_id, game, players, options, seed, number(started) or 0.0, number(ended), winners, count,
+        bool(abandoned), note or ("; ".join(problems) if problems else None),
+    )

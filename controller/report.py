@@ -6,23 +6,40 @@ import time
 from typing import Any
 
 from controller.games import engine_class
-from controller.journal import GameRecord, Journal
+from controller.journal import GameRecord, Journal, JournalError
 
 
 def game_status(journal: Journal) -> dict[str, Any] | None:
-    """The newest game replayed from its log: SCENARIOS.md's keys plus the game's identity."""
-    record = journal.latest()
-    if record is None:
-        return None
-    engine = engine_class(record.game).replay(record.players, record.options, journal.actions(record.id))
-    return {
-        "game_id": record.id,
-        "game": record.game,
-        "players": record.players,
-        "options": record.options,
-        "actions": record.actions,
-        **engine.view(),
-    }
+    """The current game replayed from its log, read in one transaction: SCENARIOS.md's keys plus its identity.
+
+    The current game is the one being played, else the newest one. With no
+    game yet, or one whose log does not replay, the object says so instead
+    of failing; the menu's choices (setting ``menu``) are always there.
+    """
+    with journal.snapshot():
+        menu = journal.setting("menu")
+        record = journal.unfinished() or journal.latest()
+        if record is None:
+            return None
+        status: dict[str, Any] = {
+            "game_id": record.id,
+            "game": record.game,
+            "players": record.players,
+            "options": record.options,
+            "actions": record.actions,
+            "abandoned": record.abandoned,
+            "menu": menu,
+        }
+        try:
+            log = journal.actions(record.id)
+            if record.problem:
+                raise ValueError(record.problem)
+            engine = engine_class(record.game).replay(record.players, record.options, log)
+        except (JournalError, KeyError, ValueError, TypeError) as exc:
+            status["problem"] = f"game {record.id} cannot be replayed: {exc}"
+            return status
+    rolls = [a.get("face") for a in log if a.get("type") == "roll"]
+    return {**status, "last_roll": rolls[-1] if rolls else None, **engine.view()}
 
 
 def last_events(game: str, players: int, options: dict[str, Any], actions: list[dict[str, Any]]) -> list[str]:
@@ -40,7 +57,8 @@ def history_lines(games: list[GameRecord]) -> list[str]:
     for g in games:
         date = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started))
         if g.ended is None:
-            winner, duration = ("(abandoned)" if g.abandoned else "(playing)"), "-"
+            winner = "(set aside)" if g.problem and g.abandoned else "(abandoned)" if g.abandoned else "(playing)"
+            duration = "-"
         else:
             winner = ",".join(f"seat {w + 1}" for w in g.winners or []) or "-"
             minutes, seconds = divmod(int(g.ended - g.started), 60)

@@ -13,11 +13,52 @@ import asyncio
 import hashlib
 import sys
 import threading
-from typing import Any, Callable
+from typing import Any, BinaryIO, Callable, Iterator
 
 from hardware.clock import Clock
 
 PRESS_SECONDS = 0.01  # a click: the sim buttons do not bounce, and far shorter than a hold
+MAX_LINE = 1024  # bytes: the longest command is a few dozen; a longer line is refused, not held in memory
+
+
+def lines_of(stream: BinaryIO, limit: int = MAX_LINE) -> Iterator[str | Exception]:
+    """Each line of ``stream`` as text, or a ``ValueError`` saying why it was refused.
+
+    Reads bytes, so one invalid UTF-8 byte refuses its line only (whatever
+    the locale), and a line longer than ``limit`` is skipped as it streams
+    past: at most ``limit`` bytes of it are ever held.
+    """
+    line, dropped = bytearray(), 0
+    while chunk := stream.read1(65536) if hasattr(stream, "read1") else stream.read(65536):
+        start = 0
+        while start < len(chunk):
+            end = chunk.find(b"\n", start)
+            piece = chunk[start:] if end < 0 else chunk[start:end]
+            if dropped or len(line) + len(piece) > limit:
+                dropped += len(line) + len(piece)
+                line.clear()
+            else:
+                line += piece
+            if end < 0:
+                break
+            start = end + 1
+            if dropped:
+                yield ValueError(f"line of {dropped} bytes refused (at most {limit})")
+            else:
+                yield _decoded(bytes(line))
+            line.clear()
+            dropped = 0
+    if dropped:
+        yield ValueError(f"line of {dropped} bytes refused (at most {limit})")
+    elif line:
+        yield _decoded(bytes(line))
+
+
+def _decoded(raw: bytes) -> str | Exception:
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return ValueError(f"line refused: not UTF-8 ({exc.reason} at byte {exc.start})")
 
 
 def card_uid(card: str) -> bytes:
@@ -39,17 +80,31 @@ class SimInput:
         file, and a blocked read must not keep the process alive at SIGTERM);
         the lines are carried out on the loop.
         """
+        await self.read(sys.stdin.buffer)
+
+    async def read(self, stream: BinaryIO) -> None:
+        """Run every line of a byte stream; a line that is not text or is too long gets one ``error:`` line."""
         loop = asyncio.get_running_loop()
-        lines: asyncio.Queue[str | None] = asyncio.Queue()
+        lines: asyncio.Queue[str | Exception | None] = asyncio.Queue()
+        room = threading.Semaphore(256)  # lines read ahead: a fast pipe waits instead of filling memory
 
         def read() -> None:
-            for line in sys.stdin:
-                loop.call_soon_threadsafe(lines.put_nowait, line)
-            loop.call_soon_threadsafe(lines.put_nowait, None)
+            try:
+                for line in lines_of(stream):
+                    room.acquire()
+                    loop.call_soon_threadsafe(lines.put_nowait, line)
+            except (OSError, ValueError) as exc:  # standard input closed under us
+                loop.call_soon_threadsafe(lines.put_nowait, exc)
+            finally:
+                loop.call_soon_threadsafe(lines.put_nowait, None)
 
         threading.Thread(target=read, name="stdin", daemon=True).start()
         while (line := await lines.get()) is not None:
-            await self.command(line.strip())
+            room.release()
+            if isinstance(line, Exception):
+                self.out(f"error: {line}")
+            else:
+                await self.command(line.strip())
 
     async def command(self, line: str) -> None:
         """Carry out one line; a line that means nothing gets one ``error:`` line back."""

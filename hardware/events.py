@@ -97,8 +97,18 @@ class EventSink:
     """
 
     def __init__(self, loop: asyncio.AbstractEventLoop | None = None) -> None:
-        self.loop = loop or asyncio.get_running_loop()
+        """``loop`` defaults to the running one; a sink made before its loop runs is bound by :meth:`bind`."""
+        if loop is None:
+            try:
+                loop = asyncio.get_running_loop()
+            except RuntimeError:
+                loop = None
+        self.loop = loop
         self._queue: asyncio.Queue[Event] = asyncio.Queue()
+
+    def bind(self, loop: asyncio.AbstractEventLoop) -> None:
+        """Deliver to ``loop`` from now on (call it on that loop, before any device starts)."""
+        self.loop = loop
 
     def post(self, event: Event) -> None:
         """Deliver ``event`` to the loop (thread-safe)."""
@@ -107,6 +117,8 @@ class EventSink:
     def call_soon(self, callback: Callable[..., Any], *args: Any) -> None:
         """Run ``callback(*args)`` on the loop's thread (thread-safe)."""
         try:
+            if self.loop is None:
+                raise RuntimeError("no loop yet")
             self.loop.call_soon_threadsafe(callback, *args)
         except RuntimeError:  # the loop is closed: the box is shutting down
             log.debug("dropped %r: loop closed", args or callback)

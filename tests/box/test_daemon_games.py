@@ -33,6 +33,7 @@ def test_whole_game_on_simulated_devices(tmp_path: Path, game, players, options)
         assert auto.table.referee.to_json() == box.engine.to_json()
         winners = box.engine.view()["winners"]
         assert winners
+        await daemon.durable()  # "accepted N" is printed once N is on the disk
         assert lines.count(f"accepted {len(box.engine.log) - 1}") == 1
         played = [p.name for p in daemon.devices.speaker.played]
         assert "card-ok" in played and any(name.startswith("voice/en/") for name in played)

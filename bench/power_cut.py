@@ -1,0 +1,178 @@
+"""The power-cut campaign: SIGKILL ``gamebox run`` at random moments, start it again, count what was lost.
+
+    .venv/bin/python bench/power_cut.py [--kills 200] [--jobs 4]
+
+Each run feeds a whole reference game (Pirate & Co., Floppy Ears or
+Policecats, 2 or 3 players, the box's die seeded) to a fresh daemon on the
+sim profile and kills it without warning: after a random number of
+``accepted N`` lines plus a random few milliseconds, or (one run in four)
+the instant the game's last action is acknowledged. The daemon is then
+started again on the same journal. Printed:
+
+* kills, and acknowledged actions before them;
+* lost: acknowledged actions missing from the journal (goal 0);
+* mismatches: a journal that does not replay to the reference game at the
+  same action, or a resumed box that is not that game (goal 0);
+* unfinished won games: a journal holding a game's winning action without
+  its result (goal 0).
+
+A SIGKILL leaves the kernel's page cache intact, so this proves the order of
+write, fsync and acknowledgement in the program, not an SD card's own
+honesty about fsync.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import random
+import signal
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from controller.autoplay import Autoplayer, run_inputs  # noqa: E402
+from controller.games import engine_class  # noqa: E402
+from tests.box.helpers import make_box  # noqa: E402
+
+GAMES = [("pirates", 2), ("floppy-ears", 2), ("policecats", 3), ("pirates", 3)]
+SEED = 1  # the box's die seed, the same in the reference and the daemon
+
+
+@dataclass
+class Reference:
+    lines: list[str]
+    states: list[str]  # the referee after 0, 1, ... actions
+
+
+@dataclass
+class Outcome:
+    acknowledged: int = 0
+    lost: int = 0
+    mismatch: str = ""
+    unfinished_won: bool = False
+
+
+def reference(where: Path, game: str, players: int, seed: int) -> Reference:
+    box, _stage, clock = make_box(where, seed=SEED)
+    box.new_game(game, players)
+    auto = Autoplayer(box, seed)
+    lines = [f"tap control-game-{game}", f"tap control-players-{players}"]
+    states = [box.engine.to_json()]
+    while not box.engine.over:
+        inputs = auto.inputs(auto.choose()[1])
+        lines += [f"tap {i.value}" if i.kind == "tap" else f"{i.kind} {i.value}" for i in inputs if i.kind != "wait"]
+        run_inputs(box, inputs, clock.advance)
+        states.append(box.engine.to_json())
+    return Reference(lines, states)
+
+
+def daemon(state: Path, config: Path) -> subprocess.Popen:
+    env = dict(os.environ, GAMEBOX_LOG="ERROR", PYTHONPATH=str(ROOT))
+    return subprocess.Popen(
+        [sys.executable, "-m", "controller.cli", "run", "--config", str(config), "--state-dir", str(state)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
+    )
+
+
+def one_run(ref: Reference, state: Path, config: Path, rng: random.Random) -> Outcome:
+    total = len(ref.states) - 1
+    at_the_end = rng.random() < 0.25
+    kill_after = total if at_the_end else rng.randrange(0, total)
+    proc = daemon(state, config)
+    acked: list[int] = []
+    enough = threading.Event()
+
+    def read() -> None:
+        for line in proc.stdout:
+            if line.startswith("accepted "):
+                acked.append(int(line.split()[1]))
+                if len(acked) >= kill_after:
+                    if at_the_end:
+                        proc.send_signal(signal.SIGKILL)  # the instant the last action is acknowledged
+                    enough.set()
+        enough.set()
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+    try:
+        proc.stdin.write("\n".join(ref.lines) + "\n")
+        proc.stdin.flush()
+    except BrokenPipeError:
+        pass
+    enough.wait(timeout=60)
+    if not at_the_end:
+        time.sleep(rng.random() * 0.02)
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    reader.join(timeout=5)
+    outcome = Outcome(acknowledged=len(acked))
+
+    again = daemon(state, config)
+    out, _ = again.communicate("", timeout=60)
+    db = sqlite3.connect(state / "journal.sqlite")
+    row = db.execute("SELECT id, game, players, options, ended, winners FROM games ORDER BY id DESC LIMIT 1").fetchone()
+    if row is None:
+        outcome.lost = len(acked)
+        return outcome
+    log = [json.loads(a) for (a,) in db.execute("SELECT action FROM actions WHERE game_id=? ORDER BY seq", (row[0],))]
+    db.close()
+    outcome.lost = max(0, len(acked) - len(log))
+    replayed = engine_class(row[1]).replay(row[2], json.loads(row[3]), log)
+    if len(log) > total or replayed.to_json() != ref.states[len(log)]:
+        outcome.mismatch = f"the journal ({len(log)} actions) is not the game as played"
+    if replayed.over and row[4] is None:
+        outcome.unfinished_won = True
+    resumed = [line.split() for line in out.splitlines() if line.startswith("resumed ")]
+    if log and not replayed.over:
+        digest = hashlib.sha1(replayed.to_json().encode()).hexdigest()
+        if not resumed or resumed[0][2:] != [str(len(log)), digest]:
+            outcome.mismatch = f"the box did not resume the journal's game: {resumed}"
+    elif resumed:
+        outcome.mismatch = "a finished game was resumed"
+    return outcome
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--kills", type=int, default=200)
+    parser.add_argument("--jobs", type=int, default=4)
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="gamebox-power-cut-") as tmp:
+        root = Path(tmp)
+        config = root / "box.toml"
+        config.write_text(f"seed = {SEED}\nrepeat_window = 0.0\n")
+        refs = [reference(root / f"ref{n}", game, players, n) for n, (game, players) in enumerate(GAMES * 3)]
+
+        def run(n: int) -> Outcome:
+            rng = random.Random(args.seed * 100_003 + n)
+            return one_run(refs[n % len(refs)], root / f"run{n}", config, rng)
+
+        with ThreadPoolExecutor(args.jobs) as pool:
+            outcomes = list(pool.map(run, range(args.kills)))
+    print(f"kills: {len(outcomes)} ({sum(1 for n in range(args.kills) if random.Random(args.seed * 100_003 + n).random() < 0.25)}"
+          f" the instant a game's last action was acknowledged), {time.monotonic() - started:.0f} s")
+    print(f"acknowledged actions before the kills: {sum(o.acknowledged for o in outcomes)}")
+    print(f"lost: {sum(o.lost for o in outcomes)}")
+    print(f"mismatches: {sum(1 for o in outcomes if o.mismatch)}")
+    print(f"unfinished won games: {sum(1 for o in outcomes if o.unfinished_won)}")
+    for o in outcomes:
+        if o.mismatch:
+            print(f"  mismatch: {o.mismatch}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,75 @@
+"""The journal's fsync in a child process, so that waiting for an SD card never touches the loop.
+
+A worker thread would do the same fsync, but each time it returns it needs
+Python's global lock back, and on a busy CPU the loop then waits for that
+thread to be scheduled: the answer to a tap stalls for milliseconds (the
+bench measured p99 5.6 ms with a thread, 0.6 ms with this process). The
+child is a few lines of Python that read one request per line, fsync the
+journal's -wal (and its folder, once) and answer ``ok`` or the error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+from pathlib import Path
+
+from controller.journal import JournalError
+
+CHILD = r"""
+import os, sys, time
+wal, folder, delay = sys.argv[1], sys.argv[2], float(sys.argv[3])
+fd, folder_done = None, False
+for _request in sys.stdin.buffer:
+    try:
+        time.sleep(delay)
+        if fd is None:
+            fd = os.open(wal, os.O_RDONLY)
+        os.fsync(fd)
+        if not folder_done:
+            d = os.open(folder, os.O_RDONLY)
+            os.fsync(d)
+            os.close(d)
+            folder_done = True
+        answer = "ok"
+    except FileNotFoundError:
+        answer = "ok"  # nothing written since the log was folded into the file
+    except OSError as exc:
+        answer = "error " + (exc.strerror or str(exc))
+    sys.stdout.write(answer + "\n")
+    sys.stdout.flush()
+"""
+
+
+class SyncProcess:
+    """``await sync()`` makes everything the journal at ``path`` recorded so far durable."""
+
+    def __init__(self, path: Path, delay: float = 0.0) -> None:
+        """``delay``: seconds added before each fsync (the bench: an SD card's slow fsync)."""
+        self.wal = path.with_name(path.name + "-wal")
+        self.delay = delay
+        self._child: asyncio.subprocess.Process | None = None
+
+    async def sync(self) -> None:
+        """fsync the -wal in the child; :class:`JournalError` (one line) when it fails or the child is gone."""
+        try:
+            if self._child is None or self._child.returncode is not None:
+                self._child = await asyncio.create_subprocess_exec(
+                    sys.executable, "-I", "-c", CHILD, str(self.wal), str(self.wal.parent), str(self.delay),
+                    stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
+                )
+            assert self._child.stdin is not None and self._child.stdout is not None
+            self._child.stdin.write(b"sync\n")
+            await self._child.stdin.drain()
+            answer = (await self._child.stdout.readline()).decode().strip()
+        except OSError as exc:
+            raise JournalError(f"{self.wal}: fsync failed: {exc.strerror or exc}") from None
+        if answer != "ok":
+            raise JournalError(f"{self.wal}: fsync failed: {answer.removeprefix('error ') or 'the sync process ended'}")
+
+    async def close(self) -> None:
+        if self._child is not None and self._child.returncode is None:
+            assert self._child.stdin is not None
+            self._child.stdin.close()
+            await self._child.wait()
+        self._child = None
