@@ -45,7 +45,7 @@ def percentile(values: list[float], q: float) -> float:
 async def tap_latencies(events: int, state: Path, fsync_ms: float = 0.0,
                         pace: float = 0.001) -> tuple[list[float], list[float]]:
     """Seconds from tap to first device command: (refused taps, accepted plays ``pace`` seconds apart)."""
-    config = load_config(None, state_dir=str(state), repeat_window=0.0, seed=1)
+    config = load_config(None, state_dir=str(state), repeat_window=0.0, handover=0.0, seed=1)
     daemon = Daemon(config, stdin=False, out=lambda _l: None, notify=lambda _m: None, fsync_delay=fsync_ms / 1000)
     task = asyncio.create_task(daemon.run())
     await daemon.ready.wait()
@@ -109,7 +109,7 @@ async def tap_latencies(events: int, state: Path, fsync_ms: float = 0.0,
 
 
 def whole_game_lines(state: Path) -> tuple[list[str], int]:
-    box, _stage, clock = make_box(state, seed=4)
+    box, _stage, clock = make_box(state, seed=4, handover=0.0)  # scripted presses come at once
     box.new_game("pirates", 3)
     auto = Autoplayer(box, 4)
     lines = ["tap control-game-pirates", "tap control-players-3"]
@@ -122,7 +122,10 @@ def whole_game_lines(state: Path) -> tuple[list[str], int]:
 
 def subprocess_figures(state: Path, profile: str) -> dict[str, float]:
     env = dict(os.environ, GAMEBOX_LOG="ERROR", PYTHONPATH=str(ROOT), SDL_AUDIODRIVER=os.environ.get("SDL_AUDIODRIVER", "dummy"))
-    command = [sys.executable, "-m", "controller.cli", "run", "--profile", profile, "--state-dir"]
+    fast = state / "fast.toml"  # scripted presses come at once: no handover time between turns
+    fast.parent.mkdir(parents=True, exist_ok=True)
+    fast.write_text("handover = 0.0\n", encoding="utf-8")
+    command = [sys.executable, "-m", "controller.cli", "run", "--config", str(fast), "--profile", profile, "--state-dir"]
     ready = []
     for n in range(5):
         start = time.perf_counter()

@@ -40,12 +40,14 @@ class Autoplayer:
         assert engine is not None, "start a game on the box first"
         self.box = box
         self.game_id = box.game_id
+        self.seed = seed
         self.table: VirtualTable = new_table(engine.game, engine.players, engine.options, seed)
         kinds = bots or ["greedy"]
         self.bots: list[Bot] = [
             make_bot(kinds[s % len(kinds)], random.Random(seed * 7 + s), engine.game) for s in range(engine.players)
         ]
         box.listeners.append(self.follow)
+        box.undo_listeners.append(self.taken_back)
 
     def follow(self, action: dict[str, Any], outcome: Outcome) -> None:
         """Replay on the table what the box accepted, so the physical cards move."""
@@ -56,12 +58,22 @@ class Autoplayer:
         if not isinstance(result, Outcome):
             raise AssertionError(f"the virtual table refused {action} that the box accepted: {result}")
 
+    def taken_back(self, _action: dict[str, Any]) -> None:
+        """The box took an action back: the cards go back where the box's referee says they are."""
+        engine = self.box.engine
+        if self.box.game_id != self.game_id or engine is None:
+            self.box.undo_listeners.remove(self.taken_back)
+            return
+        self.table = new_table(engine.game, engine.players, engine.options, self.seed)
+        for action in engine.log:
+            self.table.act(action)
+
     def decision(self) -> Decision:
         """The table's next decision, narrowed to what the box asks for now."""
         decision = self.table.decision()
         engine = self.box.engine
         if engine is not None and engine.awaiting in ("setup", "hang"):
-            seat, ear = self.box.expected_hang()
+            seat, ear = engine.next_hang()
             actions = [a for a in decision.actions if a["player"] == seat and a["ear"] == ear]
             decision = Decision(seat, actions, decision.chance)
         return decision
@@ -81,20 +93,25 @@ class Autoplayer:
             return [Input("tap", action["card"])]
         if kind == "play":
             taps = [Input("tap", action["card"])]
-            needed = box.call_needed({k: v for k, v in action.items() if k != "call"})
+            needed = box.engine.call_needed({k: v for k, v in action.items() if k != "call"})
             if needed is None:
                 return taps
             if action.get("call"):
                 return [*taps, Input("press", DIE)]
             return [*taps, Input("wait", box.config.call_window)]
         if kind in ("draw", "pass", "roll"):
-            return [Input("press", DIE)]
+            return self._after_handover([Input("press", DIE)])
         if kind == "choose_color":
-            presses = (COLORS.index(action["color"]) - box.wish) % len(COLORS)
-            return [Input("press", DIE)] * presses + [Input("hold", DIE)]
+            presses = (COLORS.index(action["color"]) - COLORS.index(box.wish)) % len(COLORS)
+            return self._after_handover([Input("press", DIE)] * presses + [Input("hold", DIE)])
         if kind == "send_kittens":
             return [Input("tap", self.parent_at(action["to"]))]
         raise ValueError(f"no inputs for {action}")
+
+    def _after_handover(self, presses: list[Input]) -> list[Input]:
+        """Presses wait out the handover, as a player waits for "your turn" before pressing."""
+        left = self.box.handover.left(self.box.now())
+        return [Input("wait", left), *presses] if left > 0 else presses
 
     def parent_at(self, seat: int) -> str:
         """A face-up parent of the kittens waiting to run, lying in front of ``seat``."""

@@ -91,7 +91,7 @@ class Daemon:
             self.sink = EventSink()
             self.devices: Devices = build_devices(load_profile(config.profile), self.sink, self.clock)
             self.stage = DeviceStage.for_devices(self.devices, ShowBook.load(), self.clock, config)
-            self.box = Box(config, self.journal, self.registry, self.stage, self.clock.monotonic)
+            self.box = Box(config, self.journal, self.registry, self.stage, self.clock, power_off=_power_off())
         except BaseException:
             self.journal.close()
             if hasattr(self, "registry"):
@@ -219,10 +219,12 @@ class Daemon:
             box.removed(event.reader, event.uid)
         elif isinstance(event, ButtonPressed):
             self._held.discard(event.button)
+            box.down(event.button)
         elif isinstance(event, ButtonHeld):
             self._held.add(event.button)
             box.hold(event.button)
         elif isinstance(event, ButtonReleased):
+            box.up(event.button)
             if event.button not in self._held:
                 box.press(event.button)
             self._held.discard(event.button)
@@ -325,6 +327,19 @@ class Daemon:
         while self.box.pending is not None:
             await self.clock.sleep(0.05)
         self.stopping.set()
+
+
+def _power_off() -> Callable[[], None] | None:
+    """The Pi's shutdown when the box runs as its systemd service (the installer's polkit rule allows it there).
+
+    Elsewhere None, and the box answers that it cannot: a developer's PC
+    running the simulator is never switched off by a card.
+    """
+    if not os.environ.get("INVOCATION_ID"):
+        return None
+    from controller.power import power_off
+
+    return power_off
 
 
 def run(config: Config, stdin: bool | None = None) -> int:

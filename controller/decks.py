@@ -1,8 +1,9 @@
 """Card decks and control cards: every id a tag can stand for.
 
 Card ids are RULINGS.md's. Control cards are the box's own: NFC cards that
-pick a game, a player count or a variant, start a new game, or change the
-volume and the language, like the command cards of children's audio boxes.
+pick a game, a player count or a variant, give up the game for a new one,
+take back the last action, switch the box off, or change the volume and the
+language, like the command cards of children's audio boxes.
 """
 
 from __future__ import annotations
@@ -38,7 +39,7 @@ CONTROL: tuple[str, ...] = tuple(
     [f"control-game-{g}" for g in DECKS]
     + [f"control-players-{n}" for n in range(2, 6)]
     + [f"control-variant-{v}" for v in VARIANTS]
-    + ["control-new-game", "control-volume-up", "control-volume-down"]
+    + ["control-new-game", "control-undo", "control-power-off", "control-volume-up", "control-volume-down"]
     + [f"control-language-{lang}" for lang in LANGUAGES]
 )
 

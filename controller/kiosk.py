@@ -70,6 +70,6 @@ class Kiosk:
     def _back_to_invitation(self) -> None:
         self.asked_at = None
         self.box.abandon_game()
-        self.box.attract_at = self.now()  # the invitation at once, not after the menu's usual wait
+        self.box.menu.attract_at = self.now()  # the invitation at once, not after the menu's usual wait
         self.box.poll()
         self._game_id = self.box.game_id

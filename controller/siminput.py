@@ -1,6 +1,7 @@
 """The simulator's input language: one hardware event per line of text.
 
-``tap <card-id or uid-hex>``, ``remove``, ``press <button>``, ``hold <button>``.
+``tap <card-id or uid-hex>``, ``remove``, ``press <button>``, ``hold <button>``,
+``wait <seconds>`` (let the box's handover or call window pass, as a player would).
 Each line drives the simulated devices, never the box directly, so a script
 piped into ``gamebox run`` goes through the same debouncing, tap filtering
 and event loop as a finger on the real box.
@@ -125,8 +126,10 @@ class SimInput:
             await self.clock.sleep(PRESS_SECONDS)
             button.release()
             await self.clock.sleep(PRESS_SECONDS)
+        elif verb == "wait" and len(args) == 1 and _seconds(args[0]) is not None:
+            await self.clock.sleep(_seconds(args[0]))
         else:
-            self.out(f"error: cannot do {line!r} (tap CARD|UID, remove, press|hold {'|'.join(sorted(buttons))})")
+            self.out(f"error: cannot do {line!r} (tap CARD|UID, remove, press|hold {'|'.join(sorted(buttons))}, wait SECONDS)")
 
     async def tap(self, what: str) -> None:
         """Lay a card (by id, carrying its text record) or a bare tag (by hex UID) on the first reader, and lift it."""
@@ -139,3 +142,12 @@ class SimInput:
         await asyncio.sleep(0)
         if self.lift:
             reader.remove()
+
+
+def _seconds(text: str) -> float | None:
+    """A wait of 0 to 60 seconds, or None."""
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if 0.0 <= value <= 60.0 else None

@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from controller.box import Scene
+from controller.scene import Scene
 from controller.config import Config
 from controller.lights import Animation
 from controller.lights.cues import LightCall, rgb, scene_animation, show_animation

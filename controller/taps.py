@@ -5,7 +5,12 @@ again, and keyboard-style readers never say a tag has gone. Per reader, a
 tag that is still lying there (seen again within ``window`` seconds, with
 no "gone" between) is not tapped again, and the same tag laid again within
 ``window`` seconds of the tap that counted is ignored (a child's hand
-wobbling over the reader).
+wobbling over the reader). Any other tag on that reader ends the window: a
+card tapped straight back after another one (a lured kittens card returned)
+is a new tap.
+
+Only the last tag of each reader is remembered, so the memory stays the
+same however many tags the box ever sees.
 """
 
 from __future__ import annotations
@@ -17,19 +22,18 @@ class TapFilter:
     def __init__(self, window: float) -> None:
         self.window = window
         self._present: dict[str, str] = {}  # reader -> uid lying on it
-        self._last: dict[tuple[str, str], float] = {}  # (reader, uid) -> when last seen
+        self._last: dict[str, tuple[str, float]] = {}  # reader -> (its last tag, when that was last seen)
 
     def seen(self, reader: str, uid: str, now: float) -> bool:
         """True when this sighting is a new tap."""
-        key = (reader, uid)
-        last = self._last.get(key)
-        if self._present.get(reader) == uid and last is not None and now - last < self.window:
-            self._last[key] = now  # still lying there (a reader that repeats what it sees)
-            return False
+        last = self._last.get(reader)
+        lying = self._present.get(reader) == uid
         self._present[reader] = uid
-        if last is not None and now - last < self.window:
+        if last is not None and last[0] == uid and now - last[1] < self.window:
+            if lying:  # still lying there (a reader that repeats what it sees)
+                self._last[reader] = (uid, now)
             return False  # a wobble: the window runs from the tap that counted, so retrying never extends it
-        self._last[key] = now
+        self._last[reader] = (uid, now)
         return True
 
     def gone(self, reader: str, uid: str | None) -> None:
@@ -40,3 +44,7 @@ class TapFilter:
     def forget(self) -> None:
         """Clear the memory of recent taps (after a deal, a re-tap of any card is meant)."""
         self._last.clear()
+
+    def __len__(self) -> int:
+        """How many readers' last tags are remembered (bounded by the readers, not the tags)."""
+        return len(self._last)

@@ -224,6 +224,11 @@ def card_rejected(rng: np.random.Generator) -> np.ndarray:
     return place([(0.0, note(hz(67), 0.16, "square")), (0.17, note(hz(63), 0.28, "square"))])
 
 
+def wait(rng: np.random.Generator) -> np.ndarray:
+    """Two soft low knocks: not a refusal, only "not yet"."""
+    return place([(0.0, note(hz(60), 0.1, "marimba")), (0.12, note(hz(60), 0.12, "marimba"))])
+
+
 def unknown_card(rng: np.random.Generator) -> np.ndarray:
     dur = 0.26
     up = glide([(0, hz(72)), (dur, hz(79))], dur)
@@ -361,6 +366,7 @@ SOUNDS: dict[str, Sound] = {
     "die-rattle": Sound(die_rattle, "The die is rolled (the die button)."),
     "card-ok": Sound(card_ok, "A tapped card was accepted; a colour was wished; the volume changed."),
     "card-rejected": Sound(card_rejected, "A tapped card was refused (does not match, not your turn, not now)."),
+    "wait": Sound(wait, "The die button was pressed too soon after the turn passed: wait for your turn."),
     "unknown-card": Sound(unknown_card, "A tag the box does not know, or a card of another game."),
     "ship-horn": Sound(ship_horn, "Pirate & Co.: the sailing ship turns the direction."),
     "parrot": Sound(parrot, "Pirate & Co.: a parrot was played; a colour is to be chosen."),

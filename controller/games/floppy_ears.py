@@ -410,5 +410,26 @@ class FloppyEars(Engine):
         actions.append({"type": "draw", "player": seat})
         return actions
 
+    # -- what the box asks of the referee -------------------------------------------
+    def call_needed(self, action: dict[str, Any]) -> str | None:
+        """The bark a play needs (F8: hand and ears counted), when the bark rule is on and the play is acceptable."""
+        if not self.options["bark_rule"] or not isinstance(action.get("player"), int):
+            return None
+        due = bark_due(self.cards_of(action["player"])) if 0 <= action["player"] < self.players else None
+        return due if due is not None and self.would_accept(dict(action, call=due)) else None
+
+    def next_hang(self) -> tuple[int, str]:
+        """The seat and side of the ear to hang next (F1): the awaited seat's first empty ear, in seat order during setup."""
+        seats = [self._turn] if self._turn is not None else range(self.players)
+        for seat in seats:
+            for side, card in zip(EARS, self.ears[seat]):
+                if card is None:
+                    return seat, side
+        return (self._turn or 0), EARS[0]
+
+    def button_action(self) -> str | None:
+        """The action a press of the table's die button stands for now: draw a card (F4), or keep the one drawn."""
+        return {"play": "draw", "after_draw": "pass"}.get(self._phase)
+
 
 __all__ = ["CARDS", "EARS", "FACE", "FloppyEars", "JOKERS", "bark_due", "is_joker", "matches"]

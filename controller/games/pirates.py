@@ -493,6 +493,20 @@ class Pirates(Engine):
             self.color = self._wish
             self.playable = self._tables.wished[self._wish]
 
+    # -- what the box asks of the referee -------------------------------------------
+    def call_needed(self, action: dict[str, Any]) -> str | None:
+        """The call a play needs (P8: "Mau" with one card left, "Mau Mau" with none), when calls are on."""
+        seat = action.get("player")
+        if not self._mau or not isinstance(seat, int) or not 0 <= seat < self.players:
+            return None
+        left = self._hands[seat] - 1
+        call = "mau" if left == 1 else "mau-mau" if left == 0 else None
+        return call if call is not None and self.would_accept(dict(action, call=call)) else None
+
+    def button_action(self) -> str | None:
+        """The action a press of the table's die button stands for now: draw a card (P3), or keep the one drawn."""
+        return {"play": "draw", "after_draw": "pass"}.get(self.awaiting)
+
 
 def _unknown(card: Any) -> Rejection:
     if isinstance(card, str) and card in CARDS:

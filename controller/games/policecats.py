@@ -373,5 +373,14 @@ class Policecats(Engine):
             return [{"player": seat, "type": "lure", "card": c} for c in self._lurable(seat)]
         return []
 
+    # -- what the box asks of the referee -------------------------------------------
+    def call_needed(self, action: dict[str, Any]) -> str | None:
+        """Policecats has no calls."""
+        return None
+
+    def button_action(self) -> str | None:
+        """The action a press of the table's die button stands for now: the roll (C3), nothing else."""
+        return "roll" if self._phase == "roll" else None
+
 
 __all__ = ["CAT_CARDS", "DEFAULT_DIE", "FACES", "POLICE_CARDS", "Policecats", "TRACK_END"]

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
 from controller.lights.attract import Attract
-from controller.lights.base import Animation, Still
+from controller.lights.base import Animation, Still, spread
 from controller.lights.colors import CARD_COLORS, OFF, RGB, SEAT_COLORS, WHITE
 from controller.lights.die import DieRoll
 from controller.lights.police import PoliceTrack, Siren
@@ -21,7 +21,7 @@ from controller.lights.sea import SeaRoute, ShipSail, TreasureSparkle
 from controller.lights.signals import RejectionFlash, ResumedSweep
 
 if TYPE_CHECKING:  # the box's Scene; the lights import nothing of the box at run time
-    from controller.box import Scene
+    from controller.scene import Scene
 
 #: The die's faces as :class:`DieRoll` draws them (1 pip for the cat ... 4 for the whistle).
 DIE_FACES: dict[str, int] = {"cat": 1, "dog": 2, "mouse": 3, "whistle": 4}
@@ -86,6 +86,8 @@ def scene_animation(segment: str, n: int, scene: "Scene") -> Animation:
     if segment == "turn-ring" and seat is not None:
         if scene.choosing_color:
             return Still(n=n, pixels=[rgb(scene.color)] * n)
+        if scene.ear is not None:  # Floppy Ears' setup: whose ear, and which side
+            return TurnRing(n=n, seat=seat, players=scene.players, arcs=ear_arcs(n, scene.players, seat, scene.ear))
         return TurnRing(n=n, seat=seat, players=scene.players, match=CARD_COLORS.get(scene.color or ""))
     if segment == "sea-route" and scene.game == "pirates" and scene.ships:
         return SeaRoute(n=n, steps=max(1, scene.wins_needed), ships=[min(s, scene.wins_needed) for s in scene.ships])
@@ -94,6 +96,19 @@ def scene_animation(segment: str, n: int, scene: "Scene") -> Animation:
             return PoliceTrack(n=n, position=scene.track)
         return Still(n=n, pixels=[SEAT_COLORS[scene.police] if scene.police is not None else UNHELD] * n)
     return Still(n=n, pixels=[OFF] * n)
+
+
+def ear_arcs(n: int, players: int, seat: int, ear: str) -> list[tuple[int, int]]:
+    """The turn ring's seat arcs with ``seat``'s narrowed to the side of the ear to hang.
+
+    The ring runs clockwise seen from above, so for a player facing the box
+    the later half of their arc is on their left.
+    """
+    arcs = spread(n, players)
+    start, width = arcs[seat]
+    half = max(1, width // 2)
+    arcs[seat] = (start + width - half, half) if ear == "left" else (start, half)
+    return arcs
 
 
 def rest_frame(segment: str, n: int, scene: "Scene", settle: float = 30.0) -> list[RGB]:

@@ -198,7 +198,7 @@ class StationLink:
         elif command.name == "new-game":
             if playing:
                 raise Refused("a game is running: end the session first (a game never changes mid-game)")
-            game = command.value.get("game", box.menu_game)
+            game = command.value.get("game", box.menu.game)
             players = command.value.get("players") or (
                 engine.players if engine is not None and engine.game == game else engine_class(game).min_players)
             if not box.new_game(game, players):

@@ -12,7 +12,6 @@ from typing import Any
 
 from controller.daemon import Daemon
 from controller.games import GAME_IDS
-from controller.games.base import COLORS
 from controller.window.cards import hand_order
 from controller.window.seats import Seats
 from controller.narration import spoken_text
@@ -106,7 +105,7 @@ def box_view(daemon: Daemon, seats: Seats, you: int, *, language: str = "en", fo
         seats=seat_views,
         top=state.get("top"),
         stack=state.get("stack"),
-        color=COLORS[box.wish] if choosing else state.get("color"),
+        color=box.wish if choosing else state.get("color"),
         choosing_color=choosing,
         hand=hand,
         own_ears=tuple(ears[you]) if ears is not None else None,

@@ -22,7 +22,7 @@ from typing import Any, Collection
 
 import pygame
 
-from controller.box import Scene
+from controller.scene import Scene
 from controller.config import Config
 from controller.journal import Journal, JournalError
 from controller.report import game_status, last_events

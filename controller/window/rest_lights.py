@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from controller.box import Scene, scene_for
+from controller.scene import Scene, scene_for
 from controller.games import engine_class
 from controller.lights.cues import rest_frame
 

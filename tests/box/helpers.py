@@ -32,13 +32,28 @@ class RecordingStage:
     def show_names(self) -> list[str]:
         return [n for n, _ in self.shows]
 
+    @property
+    def refusals(self) -> list[str]:
+        """The codes of the "rejected" shows, oldest first."""
+        return [context["code"] for name, context in self.shows if name == "rejected"]
+
+    @property
+    def said(self) -> list[str]:
+        """The prompts asked for, oldest first."""
+        return [p for p, _ in self.prompts]
+
 
 class Clock:
+    """A hand-moved clock for the box (which only reads the time)."""
+
     def __init__(self) -> None:
         self.t = 1000.0
 
-    def __call__(self) -> float:
+    def monotonic(self) -> float:
         return self.t
+
+    async def sleep(self, seconds: float) -> None:
+        raise AssertionError("the box never sleeps")
 
     def advance(self, seconds: float) -> None:
         self.t += seconds

@@ -59,10 +59,10 @@ def test_bark_is_a_die_press_within_the_call_window(tmp_path: Path, press: bool,
     box, stage, clock = make_box(tmp_path, seed=5)
     box.new_game("floppy-ears", 2)
     auto = Autoplayer(box, 5)
-    action = _play_until(box, clock, auto, lambda a: a["type"] == "play" and box.call_needed(
+    action = _play_until(box, clock, auto, lambda a: a["type"] == "play" and box.engine.call_needed(
         {k: v for k, v in a.items() if k != "call"}) is not None)
     before = len(box.engine.log)
-    due = box.call_needed({k: v for k, v in action.items() if k != "call"})
+    due = box.engine.call_needed({k: v for k, v in action.items() if k != "call"})
     clock.advance(2)
     box.tap("table", action["card"])
     assert len(box.engine.log) == before, "the play waits for its call"
@@ -85,7 +85,7 @@ def test_a_card_that_does_not_match_is_answered_and_changes_nothing(tmp_path: Pa
     state, journalled = box.engine.to_json(), box.journal.latest().actions
     clock.advance(5)
     box.tap("table", "blue-pirate-7")
-    assert stage.shows[-1] == ("rejected", {"code": "no_match"})
+    assert stage.refusals[-1] == "no_match"
     assert box.engine.to_json() == state and box.journal.latest().actions == journalled
 
 
@@ -115,7 +115,7 @@ def test_a_double_tap_is_one_tap_and_a_tag_left_lying_is_one_tap(tmp_path: Path)
     assert len(box.engine.log) == 1 and "rejected" not in stage.show_names
     clock.advance(3)
     box.tap("table", "red-pirate-2")  # again, later: the referee answers (it lies on the pile)
-    assert stage.shows[-1] == ("rejected", {"code": "card_elsewhere"})
+    assert stage.refusals[-1] == "card_elsewhere"
 
 
 def test_a_start_joker_is_answered_with_put_it_under(tmp_path: Path) -> None:
@@ -129,7 +129,7 @@ def test_a_start_joker_is_answered_with_put_it_under(tmp_path: Path) -> None:
     assert box.engine.awaiting == "start_card"
     clock.advance(3)
     box.tap("table", "joker-1")
-    assert stage.shows[-1] == ("rejected", {"code": "joker_start"})
+    assert stage.refusals[-1] == "joker_start"
     assert stage.prompts[-1][0] == "put-under"
     clock.advance(3)
     box.tap("table", "red-5")
@@ -154,9 +154,9 @@ def test_a_press_at_the_wrong_moment_is_answered_and_changes_nothing(tmp_path: P
     box.new_game("pirates", 2)
     state = box.engine.to_json()
     box.press("die")  # awaiting the first card: the die does nothing
-    assert stage.shows[-1] == ("rejected", {"code": "wrong_action"})
+    assert stage.refusals[-1] == "wrong_action"
     box.press("red")
-    assert stage.shows[-1] == ("rejected", {"code": "wrong_action"})
+    assert stage.refusals[-1] == "wrong_action"
     assert box.engine.to_json() == state
 
 
@@ -166,12 +166,13 @@ def test_colour_wish_cycles_with_presses_and_confirms_with_a_hold(tmp_path: Path
     box.new_game("pirates", 2)
     auto = Autoplayer(box, 2)
     _play_until(box, clock, auto, lambda a: a["type"] == "choose_color")
-    start = box.wish
+    colors = ["yellow", "green", "blue", "red"]
+    start = colors.index(box.wish)
     box.press("die")
     box.press("die")
-    assert stage.scenes[-1].choosing_color and stage.scenes[-1].color == ("yellow", "green", "blue", "red")[(start + 2) % 4]
+    assert stage.scenes[-1].choosing_color and stage.scenes[-1].color == colors[(start + 2) % 4] == box.wish
     box.hold("die")
-    assert box.engine.view()["color"] == ("yellow", "green", "blue", "red")[(start + 2) % 4]
+    assert box.engine.view()["color"] == colors[(start + 2) % 4]
     assert "color_wished" in stage.show_names
 
 
@@ -208,7 +209,7 @@ def test_menu_press_cycles_and_hold_chooses(tmp_path: Path) -> None:
 def test_control_cards_choose_game_players_variant_volume_language(tmp_path: Path) -> None:
     box, stage, clock = make_box(tmp_path, volume=0.5, volume_max=0.7)
     box.tap("table", "control-variant-mau-calls")
-    assert stage.prompts[-1][0] == "variant-on"
+    assert stage.prompts[-1] == ("variant", {"variant": "mau-calls", "state": "on"})
     box.tap("table", "control-game-pirates")
     box.tap("table", "control-players-3")
     assert box.engine.game == "pirates" and box.engine.options["mau_calls"] is True
@@ -232,6 +233,9 @@ def test_game_over_press_opens_menu_hold_plays_again(tmp_path: Path) -> None:
     play_to_the_end(box, clock, 4)
     first = box.game_id
     box.hold("die")
+    assert stage.refusals[-1] == "wait" and box.game_id == first, "the last press of a game does not deal the next"
+    clock.advance(box.config.handover)
+    box.hold("die")
     assert box.engine.game == "floppy-ears" and box.game_id == first + 1 and box.engine.log == []
 
 
@@ -239,17 +243,38 @@ def test_the_menu_offers_the_player_counts_the_variant_allows(tmp_path: Path) ->
     """C10 (RULINGS: the policecat-alarm variant is for 2 players and up, the basic game 3-5)."""
     box, stage, clock = make_box(tmp_path)
     box.tap("table", "control-game-policecats")
-    assert stage.prompts[-1][0] == "game-policecats", "a game card names the game"
+    assert stage.prompts[-1] == ("menu-game", {"game": "policecats"}), "a game card names the game"
     seen = []
     for _ in range(4):
         box.press("die")
-        seen.append(box.menu_players)
+        seen.append(box.menu.players)
     assert seen == [4, 5, 3, 4]
     box.removed("table")
     box.tap("table", "control-variant-alarm")
     box.removed("table")
     clock.advance(3)
     box.tap("table", "control-game-policecats")
-    assert box.menu_players == 2
+    seen = []
+    for _ in range(2):
+        box.press("die")
+        seen.append(box.menu.players)
+    assert seen == [5, 2], "with the alarm, two players are offered too"
     box.hold("die")
     assert box.engine.players == 2 and box.engine.options["variant"] == "alarm"
+
+
+def test_the_snapshot_says_what_the_box_is_doing(tmp_path: Path) -> None:
+    """For status and the station (docs/stations.md): the menu's choices, then the game as it stands (seats 0-based)."""
+    box, stage, clock = make_box(tmp_path)
+    snap = box.snapshot()
+    assert snap["mode"] == "menu" and snap["menu"] == {"game": "floppy-ears", "players": None, "variants": {}}
+    assert "game" not in snap
+    box.tap("table", "control-game-policecats")
+    box.removed("table")
+    box.tap("table", "control-players-3")
+    box.press("die")
+    snap = box.snapshot()
+    assert snap["mode"] == "playing" and (snap["game"], snap["players"], snap["turn"]) == ("policecats", 3, 0)
+    assert snap["last_roll"] == box.engine.log[-1]["face"] and snap["actions"] == 1
+    assert snap["started_at"] == box.journal.game(box.game_id).started and snap["scores"] == [0, 0, 0]
+    assert snap["menu"]["game"] == "policecats"

@@ -126,7 +126,7 @@ def test_the_config_tunes_the_hold_time_of_the_buttons(tmp_path: Path) -> None:
         await clock.run_for(0.6)
         die.release()
         await clock.run_for(0.1)
-        assert daemon.box.menu_players is not None, "the hold chose the game"
+        assert daemon.box.menu.players is not None, "the hold chose the game"
         await stopped(daemon, task)
 
     asyncio.run(scenario())

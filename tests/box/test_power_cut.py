@@ -35,7 +35,7 @@ CHUNKS = 4  # 20 runs here, in short tests that share the cores; bench/power_cut
 
 def reference_game(tmp_path: Path, seed: int) -> tuple[list[str], list[str]]:
     """The input lines of a whole 2-player Pirate & Co. game, and the referee's state after each action."""
-    box, _stage, clock = make_box(tmp_path, seed=seed)
+    box, _stage, clock = make_box(tmp_path, seed=seed, handover=0.0)  # the lines are piped in at once
     box.new_game("pirates", 2)
     auto = Autoplayer(box, seed)
     lines = ["tap control-game-pirates", "tap control-players-2"]
@@ -54,8 +54,10 @@ def digest(state: str) -> str:
 
 def start(state_dir: Path) -> subprocess.Popen:
     env = dict(os.environ, GAMEBOX_LOG="ERROR", PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+    fast = state_dir.parent / "fast.toml"  # the lines are piped in at once: no handover time between turns
+    fast.write_text("handover = 0.0\n", encoding="utf-8")
     return subprocess.Popen(
-        [*GAMBOX, "run", "--state-dir", str(state_dir)],
+        [*GAMBOX, "run", "--config", str(fast), "--state-dir", str(state_dir)],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
     )
 

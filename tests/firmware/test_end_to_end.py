@@ -105,6 +105,8 @@ class Table:
         assert pico is not None
         log = self.daemon.box.engine.log
         before, faces_heard = len(log), pico.heard.count(b"FACE ")
+        box = self.daemon.box
+        await self.clock.run_for(box.handover.left(box.now()))  # a player waits for "your turn" before rolling
         await pico.press()
         await until(lambda: len(log) > before, self.clock, "the box to take the puck's press")
         action = log[-1]

@@ -11,6 +11,8 @@ import re
 
 from soundkit import SOUNDS, render
 
+from controller.decks import VARIANTS
+from controller.games import GAME_IDS
 from controller.lights import ANIMATIONS
 from controller.shows import LIGHTS, ShowBook
 
@@ -24,6 +26,10 @@ DOMAINS: dict[str, list[str]] = {
     "count": ["2", "4", "6", "8"],  # bottle-post debts (P5)
     "color": ["yellow", "green", "blue", "red"],
     "call": ["woof", "woof-woof"],  # the barks of F8 (barked events)
+    "game": list(GAME_IDS),  # the menu's answers
+    "players": ["2", "3", "4", "5"],
+    "variant": list(VARIANTS),
+    "state": ["on", "off"],
 }
 
 

@@ -120,7 +120,8 @@ GAMEBOX = [sys.executable, "-m", "controller.cli"]
 def station(folder: Path, broker: Broker, name: str, **extra: Any) -> subprocess.Popen:
     """``gamebox run`` on the sim profile as a station of ``broker``; its standard input drives it."""
     folder.mkdir(parents=True, exist_ok=True)
-    lines = ["seed = 1", "[network]", "enabled = true", f'broker = "{broker.host}"', f"port = {broker.port}",
+    # scripted lines come at once: no handover time between turns
+    lines = ["seed = 1", "handover = 0.0", "[network]", "enabled = true", f'broker = "{broker.host}"', f"port = {broker.port}",
              f'station = "{name}"']
     lines += [f"{k} = {json.dumps(v)}" for k, v in extra.items()]
     (folder / "box.toml").write_text("\n".join(lines) + "\n")
@@ -171,7 +172,7 @@ def game_lines(folder: Path, game: str = "pirates", players: int = 2, seed: int 
     from controller.autoplay import Autoplayer, run_inputs
     from tests.box.helpers import make_box
 
-    box, _stage, clock = make_box(folder, seed=seed)
+    box, _stage, clock = make_box(folder, seed=seed, handover=0.0)  # piped in at once, as the stations run
     box.new_game(game, players)
     auto = Autoplayer(box, seed)
     groups = [[f"tap control-game-{game}", f"tap control-players-{players}"]]

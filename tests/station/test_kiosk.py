@@ -42,7 +42,7 @@ def test_an_idle_game_is_asked_about_then_abandoned_and_the_box_invites_again(tm
 
         await clock.run_for(60 + 31)  # asked again, and this time nobody answers
         assert [name for _, _, name in daemon.stage.transcript].count("still_playing") == 2
-        assert daemon.box.engine is None and daemon.box.attracting  # the menu, inviting at once
+        assert daemon.box.engine is None and daemon.box.menu.attracting  # the menu, inviting at once
         record = daemon.box.journal.game(game_id)
         assert record.abandoned and record.ended is None  # kept, never resumed
         assert daemon.box.journal.unfinished() is None
@@ -60,7 +60,7 @@ def test_a_finished_game_left_on_the_table_goes_back_to_the_invitation(tmp_path:
         await play_game_on_devices(daemon, clock, seed=3)
         assert daemon.box.engine.over
         await clock.run_for(121)
-        assert daemon.box.engine is None and daemon.box.attracting
+        assert daemon.box.engine is None and daemon.box.menu.attracting
         assert "still_playing" not in [name for _, _, name in daemon.stage.transcript]  # nothing to ask about
         await stopped(daemon, task)
 
