@@ -420,16 +420,16 @@ class FloppyEars(Engine):
 
     def next_hang(self) -> tuple[int, str]:
         """The seat and side of the ear to hang next (F1): the awaited seat's first empty ear, in seat order during setup."""
-        seats = [self._turn] if self._turn is not None else range(self.players)
+        seats = [self.current] if self.current is not None else range(self.players)
         for seat in seats:
             for side, card in zip(EARS, self.ears[seat]):
                 if card is None:
                     return seat, side
-        return (self._turn or 0), EARS[0]
+        return (self.current or 0), EARS[0]
 
     def button_action(self) -> str | None:
         """The action a press of the table's die button stands for now: draw a card (F4), or keep the one drawn."""
-        return {"play": "draw", "after_draw": "pass"}.get(self._phase)
+        return {"play": "draw", "after_draw": "pass"}.get(self.awaiting)
 
 
 __all__ = ["CARDS", "EARS", "FACE", "FloppyEars", "JOKERS", "bark_due", "is_joker", "matches"]

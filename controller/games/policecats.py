@@ -380,7 +380,7 @@ class Policecats(Engine):
 
     def button_action(self) -> str | None:
         """The action a press of the table's die button stands for now: the roll (C3), nothing else."""
-        return "roll" if self._phase == "roll" else None
+        return "roll" if self.awaiting == "roll" else None
 
 
 __all__ = ["CAT_CARDS", "DEFAULT_DIE", "FACES", "POLICE_CARDS", "Policecats", "TRACK_END"]
