@@ -435,6 +435,7 @@ class Box:
             return False
         winners = list(engine.view().get("winners") or []) if engine.over else None
         try:
+            action = engine.log[-1]  # what the referee keeps: the contract's fields, nothing that came along
             self.journal.record(self.game_id, self.seq, action, winners=winners)
         except JournalError as exc:
             self.engine = engine_class(engine.game).replay(engine.players, engine.options, engine.log[:-1])

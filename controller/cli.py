@@ -117,10 +117,11 @@ def cmd_tags(args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
+    from controller.diskcheck import check_storage
     from controller.stage import sound_files
     from hardware.doctor import run_doctor
 
-    return run_doctor(args.profile, sounds=sound_files())
+    return run_doctor(args.profile, sounds=sound_files(), extra=check_storage(_config(args).state_dir))
 
 
 def _config(args: argparse.Namespace):
@@ -286,7 +287,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--config", metavar="FILE", help="a box's TOML config: its [network] credentials and TLS settings")
     p.set_defaults(func=cmd_classroom)
 
-    p = sub.add_parser("doctor", help="check every device of a hardware profile")
+    p = sub.add_parser("doctor", help="check every device of a hardware profile, and the box's storage")
+    box_options(p)
     p.add_argument("--profile", default="sim")
     p.set_defaults(func=cmd_doctor)
     return parser

@@ -53,17 +53,17 @@ def last_events(game: str, players: int, options: dict[str, Any], actions: list[
 
 def history_lines(games: list[GameRecord]) -> list[str]:
     """One line per game, newest first, with a header."""
-    lines = [f"{'date':16}  {'game':11}  {'players':>7}  {'winner':10}  {'duration':>8}  {'actions':>7}"]
+    lines = [f"{'date':16}  {'game':11}  {'players':>7}  {'winner':12}  {'duration':>8}  {'actions':>7}"]
     for g in games:
         date = time.strftime("%Y-%m-%d %H:%M", time.localtime(g.started))
         if g.ended is None:
             winner = "(set aside)" if g.problem and g.abandoned else "(abandoned)" if g.abandoned else "(playing)"
             duration = "-"
         else:
-            winner = ",".join(f"seat {w + 1}" for w in g.winners or []) or "-"
+            winner = ",".join(f"Player {w + 1}" for w in g.winners or []) or "-"
             minutes, seconds = divmod(int(g.ended - g.started), 60)
             duration = f"{minutes}:{seconds:02d}"
-        lines.append(f"{date:16}  {g.game:11}  {g.players:>7}  {winner:10}  {duration:>8}  {g.actions:>7}")
+        lines.append(f"{date:16}  {g.game:11}  {g.players:>7}  {winner:12}  {duration:>8}  {g.actions:>7}")
     if not games:
         lines.append("(no games yet)")
     return lines

@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import asyncio
 import sys
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import TextIO
+from typing import NamedTuple, TextIO
 
 from hardware.clock import Clock, SystemClock
 from hardware.events import DeviceFault, DeviceRecovered, Event, EventSink
@@ -32,6 +32,16 @@ _SEGMENT_COLOURS = [(0, 0, 80), (80, 0, 0), (0, 80, 0), (80, 60, 0), (60, 0, 80)
 Build = Callable[[Profile, EventSink, Clock], Devices]
 
 
+class Row(NamedTuple):
+    """One line of the table; ``fix`` when the checker knows it better than :func:`likely_fix` would."""
+
+    device: str
+    driver: str
+    status: str
+    detail: str
+    fix: str = ""
+
+
 def run_doctor(
     profile: str | Path = "sim",
     *,
@@ -41,13 +51,15 @@ def run_doctor(
     sounds: Mapping[str, str | Path] | None = None,
     out: TextIO | None = None,
     host: Host | None = None,
+    extra: Sequence[Row] = (),
 ) -> int:
     """Check ``profile``'s devices, print the table, return the exit code.
 
     ``build`` makes the devices (tests pass one that injects faults);
     ``settle`` is how long to watch for presses and taps once all are open;
     ``host`` is the machine whose groups, device nodes and libraries a
-    profile on a Pi's own pins and buses is checked against.
+    profile on a Pi's own pins and buses is checked against; ``extra`` are
+    rows checked by the caller (the box's storage), printed after the devices.
     """
     out = out or sys.stdout
     try:
@@ -55,7 +67,7 @@ def run_doctor(
     except ProfileError as error:
         print(f"gamebox doctor: {error}", file=out)
         return PROFILE_ERROR
-    return asyncio.run(_examine(loaded, build, clock or SystemClock(), settle, sounds, out, host or Host()))
+    return asyncio.run(_examine(loaded, build, clock or SystemClock(), settle, sounds, out, host or Host(), extra))
 
 
 async def _examine(
@@ -66,6 +78,7 @@ async def _examine(
     sounds: Mapping[str, str | Path] | None,
     out: TextIO,
     host: Host,
+    extra: Sequence[Row],
 ) -> int:
     sink = EventSink()
     devices = build(profile, sink, clock)
@@ -77,13 +90,14 @@ async def _examine(
         _play_test_sound(devices)
         await clock.sleep(settle)
         await asyncio.sleep(0)  # let posts from the device threads arrive
-        rows = [(d.device, d.driver, "FAULT" if d.fault else "ok", d.fault or d.describe()) for d in devices.all()]
+        rows = [Row(d.device, d.driver, "FAULT" if d.fault else "ok", d.fault or d.describe()) for d in devices.all()]
         checks = check_host(profile, host) if on_a_pi(profile) else []  # while the mixer is open: SDL lists devices
     finally:
         devices.stop()
     seen = [event for event in sink.drain() if not isinstance(event, DeviceFault | DeviceRecovered)]
+    rows += extra
     _print_report(profile, rows, checks, seen, out)
-    failed = any(status == "FAULT" for _, _, status, _ in rows) or not all(check.ok for check in checks)
+    failed = any(row.status == "FAULT" for row in rows) or not all(check.ok for check in checks)
     return FAULT if failed else OK
 
 
@@ -130,16 +144,16 @@ def _light_segments(devices: Devices) -> None:
 
 
 def _print_report(
-    profile: Profile, rows: list[tuple[str, str, str, str]], checks: list[Check], seen: list[Event], out: TextIO
+    profile: Profile, rows: list[Row], checks: list[Check], seen: list[Event], out: TextIO
 ) -> None:
     print(f"gamebox doctor: profile {profile.name} ({profile.source})", file=out)
     header = ("device", "driver", "status", "detail")
     widths = [max(len(row[i]) for row in [header, *rows]) for i in range(3)]
     for row in [header, *rows]:
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False)) + "  " + row[3], file=out)
-    for device, _driver, status, detail in rows:
-        if status == "FAULT":
-            print(f"fix {device}: {likely_fix(detail)}", file=out)
+    for row in rows:
+        if row.status == "FAULT":
+            print(f"fix {row.device}: {row.fix or likely_fix(row.detail)}", file=out)
     if checks:
         print("what the service needs, as this user sees it:", file=out)
     for check in checks:

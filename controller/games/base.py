@@ -260,6 +260,19 @@ class Engine(ABC):
         a player holds.
         """
 
+    # -- what the box asks of the referee ---------------------------------------
+    @abstractmethod
+    def call_needed(self, action: dict[str, Any]) -> str | None:
+        """The call (``woof``, ``mau``, ...) this play needs now, when calls are on and the play is acceptable."""
+
+    @abstractmethod
+    def button_action(self) -> str | None:
+        """The action type a press of the table's die button stands for now (``draw``, ``pass``, ``roll``), or None."""
+
+    def next_hang(self) -> tuple[int, str]:
+        """The seat and side of the ear to hang next; only a game that awaits ``setup``/``hang`` has one."""
+        raise TypeError(f"{self.game} hangs no ears")
+
     # -- persistence -----------------------------------------------------------
     @property
     def over(self) -> bool:

@@ -275,7 +275,7 @@ def test_history_lists_date_game_players_winner_duration_actions(tmp_path: Path,
     out = capsys.readouterr().out.splitlines()
     assert out[0].split() == ["date", "game", "players", "winner", "duration", "actions"]
     assert out[1].split()[2:] == ["pirates", "2", "(playing)", "-", "0"]
-    assert out[2].split()[2:] == ["floppy-ears", "3", "seat", "3", "4:00", "4"]
+    assert out[2].split()[2:] == ["floppy-ears", "3", "Player", "3", "4:00", "4"], "people count players from 1"
 
 
 def test_status_prints_the_game_the_last_roll_and_the_menu(tmp_path: Path, capsys) -> None:

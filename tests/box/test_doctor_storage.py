@@ -1,0 +1,103 @@
+"""``gamebox doctor`` names the box's storage: a full disk, a read-only one, a damaged journal (issue 11, finding 1).
+
+Each is real where the machine allows (a tmpfs filled to the last byte, a
+read-only mount, bytes overwritten in the journal), checked through the
+command a person types, and doctor itself changes nothing on the disk.
+"""
+
+from __future__ import annotations
+
+import functools
+from pathlib import Path
+
+import pytest
+
+import hardware.doctor
+from controller.cli import main
+from controller.journal import Journal
+from tests.box.storage_faults import corrupt, fill, read_only, small_disk
+
+
+@pytest.fixture(autouse=True)
+def no_settling(monkeypatch):
+    """Doctor watches for presses for a second; these tests look only at storage."""
+    monkeypatch.setattr(hardware.doctor, "run_doctor", functools.partial(hardware.doctor.run_doctor, settle=0))
+
+
+def doctor(state: Path, capsys) -> tuple[int, dict[str, list[str]], list[str]]:
+    code = main(["doctor", "--state-dir", str(state)])
+    lines = capsys.readouterr().out.splitlines()
+    rows = {line.split()[0]: line.split(None, 3) for line in lines if line.startswith(("storage ", "journal "))}
+    return code, rows, lines
+
+
+def journal_with_a_game(state: Path) -> Path:
+    journal = Journal(state / "journal.sqlite")
+    journal.record(journal.start_game("pirates", 2, {}, 0), 0, {"type": "roll", "player": 0})
+    journal.close()
+    return state / "journal.sqlite"
+
+
+def test_a_healthy_state_directory_and_journal_are_ok(tmp_path, capsys):
+    code, rows, lines = doctor(tmp_path / "state", capsys)
+    assert code == 0
+    assert rows["storage"][2] == "ok" and "writable" in rows["storage"][3] and "made at first start" in rows["storage"][3]
+    assert rows["journal"][2:] == ["ok", f"{tmp_path}/state/journal.sqlite: none yet, made at first start"]
+    assert not (tmp_path / "state").exists()  # doctor makes nothing
+
+    journal_with_a_game(tmp_path / "state")
+    code, rows, lines = doctor(tmp_path / "state", capsys)
+    assert code == 0
+    assert rows["storage"][3].startswith(f"{tmp_path}/state on ")
+    assert rows["journal"][2:] == ["ok", f"{tmp_path}/state/journal.sqlite: quick_check ok, 1 game"]
+    assert lines[-1] == "All devices work."
+
+
+def test_a_full_disk_is_a_fault_with_the_mount_to_free(tmp_path, capsys):
+    with small_disk(tmp_path / "disk", 1024) as disk:
+        state = disk / "state"
+        journal_with_a_game(state)
+        fill(disk)
+        code, rows, lines = doctor(state, capsys)
+    assert code == 1
+    device, driver, status, detail = rows["storage"]
+    assert (driver, status) == ("tmpfs", "FAULT")
+    assert detail == f"{state} on {disk} (tmpfs): only 0 kB free (needs 5 MB)"
+    assert f"fix storage: free space on {disk}" in lines
+    assert rows["journal"][2] == "FAULT"  # SQLite cannot make even the -shm it reads through
+    assert f"fix journal: free space on {disk}" in lines
+
+
+def test_a_read_only_state_directory_is_a_fault_and_its_journal_is_still_read(tmp_path, capsys):
+    state = tmp_path / "state"
+    journal_with_a_game(state)
+    with read_only(state):
+        code, rows, lines = doctor(state, capsys)
+    assert code == 1
+    assert rows["storage"][2] == "FAULT"
+    assert "read-only filesystem" in rows["storage"][3] or "not writable by this user" in rows["storage"][3]
+    assert any(line.startswith("fix storage: ") for line in lines)
+    assert rows["journal"][2:] == ["ok", f"{state}/journal.sqlite: quick_check ok, 1 game"]
+
+
+def test_a_damaged_journal_is_a_fault_and_is_left_where_it_is(tmp_path, capsys):
+    path = journal_with_a_game(tmp_path)
+    for _ in range(20):  # pages beyond the first, for corrupt() to overwrite
+        journal = Journal(path)
+        journal.record(journal.start_game("pirates", 2, {}, 0), 0, {"type": "roll", "note": "x" * 4000})
+        journal.close()
+    corrupt(path)
+    damaged = path.read_bytes()
+    code, rows, lines = doctor(tmp_path, capsys)
+    assert code == 1
+    assert rows["storage"][2] == "ok"
+    assert rows["journal"][2] == "FAULT" and "damaged" in rows["journal"][3]
+    assert "fix journal: start the box (gamebox run): it sets a damaged journal aside and starts a new one" in lines
+    assert path.read_bytes() == damaged and not list(tmp_path.glob("*.bad-*"))  # not repaired, not moved aside
+
+
+def test_a_file_that_is_no_journal_is_a_fault(tmp_path, capsys):
+    (tmp_path / "journal.sqlite").write_bytes(b"not a database, a photo of a cat" * 100)
+    code, rows, lines = doctor(tmp_path, capsys)
+    assert code == 1
+    assert rows["journal"][2] == "FAULT" and "file is not a database" in rows["journal"][3]
