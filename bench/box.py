@@ -120,11 +120,11 @@ def whole_game_lines(state: Path) -> tuple[list[str], int]:
     return lines, len(box.engine.log)
 
 
-def subprocess_figures(state: Path, profile: str) -> dict[str, float]:
+def subprocess_figures(state: Path, profile: str, language: str = "en") -> dict[str, float]:
     env = dict(os.environ, GAMEBOX_LOG="ERROR", PYTHONPATH=str(ROOT), SDL_AUDIODRIVER=os.environ.get("SDL_AUDIODRIVER", "dummy"))
     fast = state / "fast.toml"  # scripted presses come at once: no handover time between turns
     fast.parent.mkdir(parents=True, exist_ok=True)
-    fast.write_text("handover = 0.0\n", encoding="utf-8")
+    fast.write_text(f'handover = 0.0\nlanguage = "{language}"\n', encoding="utf-8")  # its lines and English loaded
     command = [sys.executable, "-m", "controller.cli", "run", "--config", str(fast), "--profile", profile, "--state-dir"]
     ready = []
     for n in range(5):
@@ -177,6 +177,8 @@ def main() -> None:
     parser.add_argument("--profile", default="desktop",
                         help="profile of the subprocess (desktop: the pygame mixer with every sound loaded, "
                              "on SDL's dummy audio driver where SDL_AUDIODRIVER is not set)")
+    parser.add_argument("--language", default="en",
+                        help="the language the subprocess speaks: English alone is loaded for en, else it and English")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         refused, accepted = asyncio.run(tap_latencies(args.events, Path(tmp) / "latency"))
@@ -185,12 +187,12 @@ def main() -> None:
             for pace in (0.001, args.pace_ms / 1000):
                 _r, slowed = asyncio.run(tap_latencies(min(args.events, 2000), Path(tmp) / f"slow{ms:g}-{pace}", ms, pace))
                 runs.append((f"accepted play, fsync slowed by {ms:g} ms, plays {pace * 1000:g} ms apart", slowed))
-        figures = subprocess_figures(Path(tmp), args.profile)
+        figures = subprocess_figures(Path(tmp), args.profile, args.language)
     for name, values in runs:
         ms = [v * 1000 for v in values]
         print(f"tag -> first device command, {name}: n={len(ms)}, p50 {percentile(ms, 0.5):.3f} ms, "
               f"p99 {percentile(ms, 0.99):.3f} ms (target p99 <= 2 ms)")
-    print(f"subprocess profile: {args.profile}")
+    print(f"subprocess profile: {args.profile}, language: {args.language}")
     print(f"daemon start -> READY: median {figures['ready_median_s']:.3f} s, max {figures['ready_max_s']:.3f} s "
           f"(target <= 1 s)")
     print(f"resident memory after a whole game ({figures['actions']} actions): {figures['rss_mb']:.1f} MB "

@@ -92,6 +92,7 @@ class Daemon:
             self.devices: Devices = build_devices(load_profile(config.profile), self.sink, self.clock)
             self.stage = DeviceStage.for_devices(self.devices, ShowBook.load(), self.clock, config)
             self.box = Box(config, self.journal, self.registry, self.stage, self.clock, power_off=_power_off())
+            self.stage.speak(self.box.language)  # the language a card chose last time, kept in the journal
         except BaseException:
             self.journal.close()
             if hasattr(self, "registry"):

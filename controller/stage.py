@@ -23,7 +23,7 @@ from controller.config import Config
 from controller.lights import Animation
 from controller.lights.cues import LightCall, rgb, scene_animation, show_animation
 from controller.shows import Cue, ShowBook
-from controller.voice import voice_path
+from controller.voice import FALLBACK_LANGUAGE, voice_path
 from hardware.clock import Clock
 from hardware.interfaces import LedStrip, Speaker
 
@@ -118,7 +118,9 @@ class DeviceStage:
         self._due: float | None = 0.0
         #: What was said and shown, newest last: the demo prints it, tests read it.
         self.transcript = Transcript()
+        #: What the speaker must load: every effect, and the spoken lines of :attr:`language` and English.
         self.sounds: dict[str, Path] = {}
+        self._spoken: tuple[str, ...] = ()  # the languages whose lines are in :attr:`sounds`
         self.puck: Any = None
         #: Called with (kind, name, cue, context) for each show and prompt played: ``gamebox run`` prints them.
         self.listeners: list[Callable[[str, str, Cue, dict[str, Any]], None]] = []
@@ -126,13 +128,28 @@ class DeviceStage:
     @classmethod
     def for_devices(cls, devices: Any, book: ShowBook, clock: Clock, config: Config) -> "DeviceStage":
         """A stage on a profile's devices; :attr:`sounds` is what the speaker must load at start."""
-        languages = tuple(dict.fromkeys([config.language, "en"]))
-        files = {**sound_files(), **voice_files(languages)}
-        stage = cls(devices.leds, devices.speaker, book, clock, config.language,
-                    {name: wav_seconds(path) for name, path in files.items() if name.startswith("voice/")})
-        stage.sounds = files
+        stage = cls(devices.leds, devices.speaker, book, clock, config.language)
         stage.puck = devices.puck
+        stage.speak(config.language)
         return stage
+
+    def speak(self, language: str) -> None:
+        """Speak ``language`` from now on, its lines loaded now if they are not.
+
+        Only it and English (which stands in for a missing line) are loaded;
+        the language spoken before is let go, so the speaker holds two
+        languages, not all six a card may choose.
+        """
+        self.language = language
+        spoken = tuple(dict.fromkeys([language, FALLBACK_LANGUAGE]))
+        if spoken == self._spoken:
+            return
+        self._spoken = spoken
+        voice = voice_files(spoken)
+        self.sounds = {**sound_files(), **voice}
+        self.durations = {name: wav_seconds(path) for name, path in voice.items()}
+        if self.speaker is not None:
+            self.speaker.load(self.sounds)
 
     # -- the box's three calls ---------------------------------------------------------
     def show(self, name: str, **context: Any) -> None:
@@ -151,7 +168,7 @@ class DeviceStage:
         if cue is None:
             return
         if prompt_id == "language":
-            self.language = context.get("language", self.language)
+            self.speak(context.get("language", self.language))
         key = (prompt_id, cue.say)
         if key == self.last_prompt and any(is_prompt for _, is_prompt in self.voice):
             return  # already waiting to be said

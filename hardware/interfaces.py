@@ -131,6 +131,14 @@ class Speaker(Device):
     def start(self, sounds: Mapping[str, str | Path] | None = None) -> None:
         """Open the audio device and load every sound, so playing is instant."""
 
+    @abstractmethod
+    def load(self, sounds: Mapping[str, str | Path]) -> None:
+        """Make ``sounds`` the loaded set: load the new ones, let go of those no longer named.
+
+        A box switching language loads that language's lines then, rather
+        than every language at start (memory on a Pi is small).
+        """
+
     @property
     @abstractmethod
     def sounds(self) -> tuple[str, ...]:

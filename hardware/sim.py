@@ -274,6 +274,9 @@ class SimSpeaker(ChannelSpeaker):
     def stop(self) -> None:
         pass
 
+    def _loaded(self) -> None:
+        self._report()
+
     @property
     def sounds(self) -> tuple[str, ...]:
         return tuple(self._paths)

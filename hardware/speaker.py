@@ -76,6 +76,13 @@ class ChannelSpeaker(Speaker):
         self._missing = sorted(name for name, path in paths.items() if not path.is_file())
         self._paths = {name: path for name, path in paths.items() if name not in self._missing}
 
+    def load(self, sounds: Mapping[str, str | Path]) -> None:
+        self._take_paths(sounds)
+        self._loaded()
+
+    def _loaded(self) -> None:
+        """Drivers bring what they hold in line with the sounds now named (and report the missing)."""
+
     def _missing_message(self) -> str | None:
         return f"sounds not loaded (missing or unreadable): {', '.join(self._missing)}" if self._missing else None
 

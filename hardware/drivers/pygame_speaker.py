@@ -62,6 +62,13 @@ class PygameSpeaker(ChannelSpeaker):
         if mixer is not None:
             mixer.quit()
 
+    def _loaded(self) -> None:
+        for name in [name for name in self._sounds if name not in self._paths]:
+            del self._sounds[name]  # a language no longer spoken: its memory goes back
+        if self._mixer is not None:  # else the next open loads them
+            self._load(self._mixer)
+            self._report_missing()
+
     @property
     def sounds(self) -> tuple[str, ...]:
         return tuple(self._sounds)
@@ -117,6 +124,9 @@ class PygameSpeaker(ChannelSpeaker):
         self._mixer = mixer
         self._mixer_channels = {name: mixer.Channel(i) for i, name in enumerate(self.channels)}
         self._load(mixer)
+        self._report_missing()
+
+    def _report_missing(self) -> None:
         message = self._missing_message()
         if message:
             self._faults.fault(message)
@@ -125,6 +135,8 @@ class PygameSpeaker(ChannelSpeaker):
 
     def _load(self, mixer: Any) -> None:
         for name, path in list(self._paths.items()):
+            if name in self._sounds:
+                continue  # loaded already
             try:
                 sound = mixer.Sound(str(path))
             except Exception:  # pygame.error: not a sound file it can read

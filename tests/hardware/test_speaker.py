@@ -169,3 +169,22 @@ def test_the_profiles_audio_device_is_the_one_the_mixer_opens(clock, mixed, soun
 
     asyncio.run(scenario())
     assert not mixed.exists(), "nothing went to the default device"
+
+
+def test_loading_another_set_adds_the_new_sounds_and_lets_go_of_the_old(clock, mixed, sounds, tmp_path):
+    """A box choosing another language loads its lines then, and frees the language it spoke before."""
+    whistle = flat_wav(tmp_path / "whistle.wav", 2000, 0.05)
+
+    async def scenario():
+        speaker = PygameSpeaker(EventSink(), clock, max_volume=1.0, volume=1.0)
+        speaker.start(sounds)
+        speaker.load({"fanfare": sounds["fanfare"], "whistle": whistle})
+        assert sorted(speaker.sounds) == ["fanfare", "whistle"]
+        speaker.play("bark")  # let go of: not played, and no exception
+        speaker.play("whistle", "voice")
+        assert played_out(mixed, 2000)
+        speaker.stop()
+        assert list(speaker.unknown) == ["bark"] and speaker.fault is None
+
+    asyncio.run(scenario())
+    assert 1000 not in levels(mixed)
