@@ -65,7 +65,7 @@ class Outcome:
 
 
 def reference(where: Path, game: str, players: int, seed: int) -> Reference:
-    box, _stage, clock = make_box(where, seed=SEED)
+    box, _stage, clock = make_box(where, seed=SEED, handover=0.0)  # the lines are piped in at once
     box.new_game(game, players)
     auto = Autoplayer(box, seed)
     lines = [f"tap control-game-{game}", f"tap control-players-{players}"]
@@ -154,7 +154,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="gamebox-power-cut-") as tmp:
         root = Path(tmp)
         config = root / "box.toml"
-        config.write_text(f"seed = {SEED}\nrepeat_window = 0.0\n")
+        config.write_text(f"seed = {SEED}\nrepeat_window = 0.0\nhandover = 0.0\n")
         refs = [reference(root / f"ref{n}", game, players, n) for n, (game, players) in enumerate(GAMES * 3)]
 
         def run(n: int) -> Outcome:

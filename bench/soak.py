@@ -42,7 +42,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory(prefix="gamebox-soak-") as tmp:
         root = Path(tmp)
         config = root / "box.toml"
-        config.write_text(f"seed = {SEED}\nrepeat_window = 0.0\n")
+        config.write_text(f"seed = {SEED}\nrepeat_window = 0.0\nhandover = 0.0\n")
         refs = [reference(root / f"ref{n}", *GAMES[n % len(GAMES)], n) for n in range(args.distinct)]
         plan = [refs[n % len(refs)] for n in range(args.games)]
         env = dict(os.environ, GAMEBOX_LOG="ERROR", PYTHONPATH=str(ROOT))
