@@ -86,7 +86,15 @@ def daemon(state: Path, config: Path) -> subprocess.Popen:
     )
 
 
-def one_run(ref: Reference, state: Path, config: Path, rng: random.Random) -> Outcome:
+def piped_config(folder: Path) -> Path:
+    """The daemon's config for lines piped in at once: the reference's die seed, no repeat or handover time."""
+    config = folder / "box.toml"
+    config.write_text(f"seed = {SEED}\nrepeat_window = 0.0\nhandover = 0.0\n")
+    return config
+
+
+def one_run(ref: Reference, state: Path, config: Path, rng: random.Random, jitter: float = 0.02) -> Outcome:
+    """Kill after a random number of acknowledged actions plus up to ``jitter`` seconds (0: at that instant)."""
     total = len(ref.states) - 1
     at_the_end = rng.random() < 0.25
     kill_after = total if at_the_end else rng.randrange(0, total)
@@ -99,8 +107,8 @@ def one_run(ref: Reference, state: Path, config: Path, rng: random.Random) -> Ou
             if line.startswith("accepted "):
                 acked.append(int(line.split()[1]))
                 if len(acked) >= kill_after:
-                    if at_the_end:
-                        proc.send_signal(signal.SIGKILL)  # the instant the last action is acknowledged
+                    if at_the_end or not jitter:
+                        proc.send_signal(signal.SIGKILL)  # the instant that action is acknowledged
                     enough.set()
         enough.set()
 
@@ -112,8 +120,8 @@ def one_run(ref: Reference, state: Path, config: Path, rng: random.Random) -> Ou
     except BrokenPipeError:
         pass
     enough.wait(timeout=60)
-    if not at_the_end:
-        time.sleep(rng.random() * 0.02)
+    if not at_the_end and jitter:
+        time.sleep(rng.random() * jitter)
     proc.send_signal(signal.SIGKILL)
     proc.wait()
     reader.join(timeout=5)
@@ -157,8 +165,7 @@ def main() -> None:
     started = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="gamebox-power-cut-") as tmp:
         root = Path(tmp)
-        config = root / "box.toml"
-        config.write_text(f"seed = {SEED}\nrepeat_window = 0.0\nhandover = 0.0\n")
+        config = piped_config(root)
         refs = [reference(root / f"ref{n}", game, players, n) for n, (game, players) in enumerate(GAMES * 3)]
 
         def run(n: int) -> Outcome:

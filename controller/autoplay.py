@@ -72,8 +72,9 @@ class Autoplayer:
         """The table's next decision, narrowed to what the box asks for now."""
         decision = self.table.decision()
         engine = self.box.engine
-        if engine is not None and engine.awaiting in ("setup", "hang"):
-            seat, ear = engine.next_hang()
+        hang = engine.next_hang() if engine is not None else None
+        if hang is not None:
+            seat, ear = hang
             actions = [a for a in decision.actions if a["player"] == seat and a["ear"] == ear]
             decision = Decision(seat, actions, decision.chance)
         return decision

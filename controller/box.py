@@ -365,8 +365,8 @@ class Box:
         action: dict[str, Any]
         if awaiting == "start_card":
             action = {"type": "start_card", "card": card}
-        elif awaiting in ("setup", "hang"):
-            seat, ear = engine.next_hang()
+        elif (hang := engine.next_hang()) is not None:
+            seat, ear = hang
             action = {"type": "hang", "player": seat, "ear": ear, "card": card}
         elif awaiting == "reveal":
             action = {"type": "reveal", "player": seat, "card": card}
@@ -520,8 +520,8 @@ class Box:
         if awaiting == "over":
             winners = list(engine.view().get("winners") or [])
             self.stage.show("tie" if len(winners) > 1 else "winner", winners=winners, game=engine.game)
-        elif awaiting in ("setup", "hang"):
-            seat, ear = engine.next_hang()
+        elif (hang := engine.next_hang()) is not None:
+            seat, ear = hang
             self.stage.prompt(f"hang-{ear}", seat=seat)
         else:
             self.stage.prompt(awaiting, seat=seat, game=engine.game)
@@ -547,8 +547,7 @@ class Box:
             self.stage.scene(self.menu.scene())
             return
         wish = self.wish if engine.awaiting == "choose_color" else None
-        hang = engine.next_hang() if engine.awaiting in ("setup", "hang") else None
-        self.stage.scene(scene_for(engine.game, engine.players, engine.options, engine.view(), wish, hang))
+        self.stage.scene(scene_for(engine.game, engine.players, engine.options, engine.view(), wish, engine.next_hang()))
 
     def snapshot(self) -> dict[str, Any]:
         """The box as a station and status show it: plain JSON, the same whatever the game (docs/stations.md).

@@ -41,6 +41,7 @@ from typing import Any, Callable, Iterator
 from controller.store import (
     Damaged, StoreError, cause, keep_copy, move_aside, open_checked, read_only_uri, usable_dir, wal_damage,
 )
+from controller.walsync import WalSync
 
 log = logging.getLogger("gamebox.journal")
 
@@ -118,12 +119,10 @@ class Journal:
         self.path = Path(path)
         self.wall = wall
         self.read_only = read_only
-        self._fsync = fsync
         self.moved_aside: Path | None = None
         self.wal_damage: str | None = None  # what a damaged write-ahead log cost, said once at start
         self._sync_lock = threading.Lock()
-        self._wal_fd: int | None = None
-        self._dir_synced = False
+        self._wal = WalSync(self.path.with_name(self.path.name + "-wal"), fsync)
         self._checkpointer: sqlite3.Connection | None = None
         if read_only:
             self.db = self._open_read_only()
@@ -181,9 +180,7 @@ class Journal:
 
     def close(self) -> None:
         with self._sync_lock:
-            if self._wal_fd is not None:
-                os.close(self._wal_fd)
-                self._wal_fd = None
+            self._wal.close()
             if self._checkpointer is not None:
                 self._checkpointer.close()
                 self._checkpointer = None
@@ -199,22 +196,10 @@ class Journal:
         if self.read_only:
             return
         with self._sync_lock:
-            wal = self.path.with_name(self.path.name + "-wal")
             try:
-                if self._wal_fd is None:
-                    self._wal_fd = os.open(wal, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
-                self._fsync(self._wal_fd)
-                if not self._dir_synced:  # the -wal's own name must survive a power cut too
-                    folder = os.open(self.path.parent, os.O_RDONLY)
-                    try:
-                        self._fsync(folder)
-                    finally:
-                        os.close(folder)
-                    self._dir_synced = True
-            except FileNotFoundError:
-                return  # nothing recorded since the last checkpoint took the log into the database
+                self._wal.sync()
             except OSError as exc:
-                raise JournalError(f"{wal}: fsync failed: {cause(exc)}") from None
+                raise JournalError(f"{self._wal.wal}: fsync failed: {cause(exc)}") from None
 
     def checkpoint(self, force: bool = False) -> None:
         """Copy the -wal into the database (a game's end, an idle box); off the loop, on its own connection.

@@ -39,6 +39,9 @@ def game_status(journal: Journal) -> dict[str, Any] | None:
             status["problem"] = f"game {record.id} cannot be replayed: {exc}"
             return status
     rolls = [a.get("face") for a in log if a.get("type") == "roll"]
+    hang = engine.next_hang()
+    if hang is not None:  # Floppy Ears' setup: whose ear, which side (the turn ring's half-arc)
+        status["next_ear"] = {"player": hang[0], "ear": hang[1]}
     return {**status, "last_roll": rolls[-1] if rolls else None, **engine.view()}
 
 

@@ -269,9 +269,9 @@ class Engine(ABC):
     def button_action(self) -> str | None:
         """The action type a press of the table's die button stands for now (``draw``, ``pass``, ``roll``), or None."""
 
-    def next_hang(self) -> tuple[int, str]:
-        """The seat and side of the ear to hang next; only a game that awaits ``setup``/``hang`` has one."""
-        raise TypeError(f"{self.game} hangs no ears")
+    def next_hang(self) -> tuple[int, str] | None:
+        """The seat and side of the ear to hang next, or ``None`` when no ear is awaited (every other game)."""
+        return None
 
     # -- persistence -----------------------------------------------------------
     @property

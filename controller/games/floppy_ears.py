@@ -418,8 +418,10 @@ class FloppyEars(Engine):
         due = bark_due(self.cards_of(action["player"])) if 0 <= action["player"] < self.players else None
         return due if due is not None and self.would_accept(dict(action, call=due)) else None
 
-    def next_hang(self) -> tuple[int, str]:
+    def next_hang(self) -> tuple[int, str] | None:
         """The seat and side of the ear to hang next (F1): the awaited seat's first empty ear, in seat order during setup."""
+        if self.awaiting not in ("setup", "hang"):
+            return None
         seats = [self.current] if self.current is not None else range(self.players)
         for seat in seats:
             for side, card in zip(EARS, self.ears[seat]):

@@ -21,7 +21,8 @@ RGB = tuple[int, int, int]
 def scene_of(status: dict[str, Any]) -> Scene:
     """The scene the box shows for a game state (the keys of ``report.game_status``)."""
     options = engine_class(status["game"]).check_options(status["players"], status.get("options") or {})
-    return scene_for(status["game"], status["players"], options, status)
+    hang = status.get("next_ear")
+    return scene_for(status["game"], status["players"], options, status, hang=(hang["player"], hang["ear"]) if hang else None)
 
 
 def rest_frames(scene: Scene, counts: Iterable[tuple[str, int]]) -> tuple[tuple[str, tuple[RGB, ...]], ...]:

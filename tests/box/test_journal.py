@@ -7,6 +7,7 @@ write-ahead log), else SQLite's own ``max_page_count``.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import os
 import sqlite3
@@ -16,6 +17,7 @@ import pytest
 
 from controller.cli import main
 from controller.journal import Journal, JournalError
+from controller.syncer import SyncProcess
 from tests.box.storage_faults import cap_pages, corrupt, fill, make_room, read_only, small_disk
 
 PLAY = {"type": "start_card", "card": "red-pirate-2"}
@@ -47,6 +49,28 @@ def test_a_failing_fsync_is_one_line_naming_the_file(tmp_path: Path) -> None:
     with pytest.raises(JournalError) as failed:
         journal.sync()
     assert str(failed.value) == f"{tmp_path / 'j.sqlite-wal'}: fsync failed: Input/output error"
+
+
+def test_the_sync_process_fsyncs_in_a_child_and_answers_a_refusal_in_one_line(tmp_path: Path) -> None:
+    """The daemon's fsync runs in a child (issue 10) with the journal's own code; a disk that refuses is one line."""
+    journal = Journal(tmp_path / "j.sqlite")
+    journal.record(journal.start_game("pirates", 2, {}, 0), 0, PLAY)
+    refusing = tmp_path / "refusing.sqlite"
+    (tmp_path / "refusing.sqlite-wal").symlink_to("/dev/null")  # fsync on a character device: EINVAL
+
+    async def run() -> str:
+        good, bad = SyncProcess(journal.path), SyncProcess(refusing)
+        try:
+            await good.sync()
+            await good.sync()  # the same child answers again
+            with pytest.raises(JournalError) as failed:
+                await bad.sync()
+            return str(failed.value)
+        finally:
+            await good.close()
+            await bad.close()
+
+    assert asyncio.run(run()) == f"{refusing}-wal: fsync failed: Invalid argument"
 
 
 def test_the_last_action_and_the_result_commit_together(tmp_path: Path) -> None:

@@ -126,6 +126,26 @@ def test_the_display_shows_the_lights_the_box_shows(tmp_path) -> None:
     asyncio.run(scenario())
 
 
+def test_the_display_lights_whose_ear_to_hang_as_the_box_does(tmp_path) -> None:
+    """Floppy Ears' setup (F1): the box's turn ring lights the half-arc of the ear awaited; the kiosk's too."""
+    async def scenario():
+        async with sim_app(tmp_path, "floppy-ears", 3, seed=2, human=None) as (app, clock):
+            box = app.daemon.box
+            await until(clock, app, lambda: box.engine is not None and len(box.engine.log) >= 2)
+            app.seats.stop_when = lambda: True
+            await until(clock, app, lambda: app.seats.stopped and box_quiet(app))
+            await clock.run_for(5.0)
+            assert box.engine.next_hang() is not None, "still hanging ears"
+            pygame.font.init()
+            display = DisplayApp(tmp_path / "journal.sqlite", OffScreen())
+            leds = app.daemon.devices.leds
+            assert any(any(p) for p in leds.shown("turn-ring")), "the box lights whose ear it is"
+            assert dict(display.view().leds) == {name: tuple(leds.shown(name)) for name in leds.segments}
+            display.close()
+
+    asyncio.run(scenario())
+
+
 def test_status_view_of_no_game_invites_to_start_one() -> None:
     view = status_view(None, None, {"turn-ring": 12})
     assert view.game is None and not view.table and len(view.led("turn-ring")) == 12
