@@ -17,7 +17,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from controller.lights import (  # noqa: E402
+from controller.stage.lights import (  # noqa: E402
     ANIMATIONS, CARD_COLORS, Animation, Attract, DieRoll, PoliceTrack, RejectionFlash, ResumedSweep, SeaRoute,
     ShipSail, Siren, Still, TreasureSparkle, TurnRing, WishedColor,
 )

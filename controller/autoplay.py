@@ -16,7 +16,7 @@ import random
 from dataclasses import dataclass
 from typing import Any, Awaitable, Callable
 
-from controller.box import DIE, Box
+from controller.box.box import DIE, Box
 from controller.games.base import COLORS, Outcome
 from controller.siminput import PRESS_SECONDS, card_uid
 from controller.table import VirtualTable, new_table

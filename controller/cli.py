@@ -117,8 +117,8 @@ def cmd_tags(args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from controller.diskcheck import check_storage
-    from controller.stage import sound_files
+    from controller.storage.diskcheck import check_storage
+    from controller.stage.stage import sound_files
     from hardware.doctor import run_doctor
 
     return run_doctor(args.profile, sounds=sound_files(), extra=check_storage(_config(args).state_dir))
@@ -143,7 +143,7 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 def _journal_path(args: argparse.Namespace):
     """The journal a read-only command reads; a state directory that is not one is one line."""
-    from controller.store import StoreError
+    from controller.storage.store import StoreError
 
     state = _config(args).state_dir
     if state.exists() and not state.is_dir():
@@ -152,7 +152,7 @@ def _journal_path(args: argparse.Namespace):
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    from controller.journal import Journal
+    from controller.storage.journal import Journal
     from controller.report import game_status
 
     path = _journal_path(args)
@@ -176,7 +176,7 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 def cmd_history(args: argparse.Namespace) -> int:
-    from controller.journal import Journal
+    from controller.storage.journal import Journal
     from controller.report import history_lines
 
     path = _journal_path(args)
@@ -296,7 +296,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def run_command(argv: list[str] | None = None) -> int:
     from controller.config import ConfigError
-    from controller.store import StoreError
+    from controller.storage.store import StoreError
     from hardware.profile import ProfileError
 
     args = build_parser().parse_args(argv)

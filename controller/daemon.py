@@ -23,16 +23,16 @@ from contextlib import suppress
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable
 
-from controller.box import DIE, Box
+from controller.box.box import DIE, Box
+from controller.box.tags import Registry
 from controller.config import Config
-from controller.journal import Journal
-from controller.narration import Narrator
-from controller.shows import ShowBook
 from controller.siminput import SimInput
-from controller.stage import DeviceStage
-from controller.store import StoreError
-from controller.syncer import SyncProcess
-from controller.tags import Registry
+from controller.stage.narration import Narrator
+from controller.stage.shows import ShowBook
+from controller.stage.stage import DeviceStage
+from controller.storage.journal import Journal
+from controller.storage.store import StoreError
+from controller.storage.syncer import SyncProcess
 from hardware.clock import Clock, SystemClock
 from hardware.events import (
     ButtonHeld, ButtonPressed, ButtonReleased, DeviceFault, DeviceRecovered, EventSink, PuckPressed, TagGone, TagSeen,
@@ -108,7 +108,7 @@ class Daemon:
             self.stage.listeners.append(Narrator(self.out, lambda: self.stage.language))
         self.rooms: list[Any] = []  # the kiosk and the station link: told of every event, polled like the box
         if config.kiosk.enabled:
-            from controller.kiosk import Kiosk
+            from controller.box.kiosk import Kiosk
             self.rooms.append(Kiosk(config.kiosk, self.box, self.clock.monotonic))
         self.stopping = asyncio.Event()
         self.ready = asyncio.Event()
@@ -338,7 +338,7 @@ def _power_off() -> Callable[[], None] | None:
     """
     if not os.environ.get("INVOCATION_ID"):
         return None
-    from controller.power import power_off
+    from controller.box.power import power_off
 
     return power_off
 

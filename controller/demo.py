@@ -26,8 +26,8 @@ from controller.autoplay import Autoplayer, Input, perform
 from controller.config import load_config
 from controller.daemon import Daemon
 from controller.games import GAME_IDS, engine_class
-from controller.lights import CARD_COLORS, SEAT_COLORS
-from controller.narration import player_name, spoken_text
+from controller.stage.lights import CARD_COLORS, SEAT_COLORS
+from controller.stage.narration import player_name, spoken_text
 from hardware.clock import Clock
 
 PLAYERS = {"floppy-ears": 3, "pirates": 3, "policecats": 4}

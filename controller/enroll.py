@@ -17,12 +17,12 @@ import asyncio
 from contextlib import asynccontextmanager
 from typing import Any, AsyncIterator, Awaitable, Callable
 
+from controller.box.tags import Registry, TagTaken
 from controller.config import Config
 from controller.decks import deck_of, enrollable
-from controller.shows import ShowBook
 from controller.siminput import SimInput
-from controller.stage import DeviceStage
-from controller.tags import Registry, TagTaken
+from controller.stage.shows import ShowBook
+from controller.stage.stage import DeviceStage
 from hardware.clock import Clock, SystemClock
 from hardware.events import DeviceFault, EventSink, TagSeen
 from hardware.factory import build_devices

@@ -6,7 +6,7 @@ import time
 from typing import Any
 
 from controller.games import engine_class
-from controller.journal import GameRecord, Journal, JournalError
+from controller.storage.journal import GameRecord, Journal, JournalError
 
 
 def game_status(journal: Journal) -> dict[str, Any] | None:

@@ -12,7 +12,7 @@ from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from controller.games.base import Rejection
-from controller.narration import player_name
+from controller.stage.narration import player_name
 from controller.table import new_table
 from controller.table.bots import Bot, make_bot
 

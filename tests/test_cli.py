@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from controller.journal import Journal
+from controller.storage.journal import Journal
 from tests.conftest import ROOT, SHARED
 
 

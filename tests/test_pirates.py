@@ -15,9 +15,9 @@ import pytest
 
 from controller.games.base import Engine, OptionsError, Outcome, Rejection
 from controller.games.pirates import BITS, CARDS, Pirates
+from controller.scenario import run_scenario
 from controller.table.bots import GreedyBot, RandomBot
 from controller.table.pirates import PiratesTable
-from controller.scenario import run_scenario
 from tests.referee import ok, refused
 from tests.conftest import SHARED
 

@@ -15,8 +15,8 @@ import pytest
 
 from controller.games.base import OptionsError, Outcome, Rejection
 from controller.games.policecats import CAT_CARDS, POLICE_CARDS, Policecats
-from controller.table.policecats import PolicecatsTable
 from controller.scenario import run_scenario
+from controller.table.policecats import PolicecatsTable
 from tests.conftest import ALL_CARD_IDS, ROOT, SHARED
 from tests.referee import ok, refused
 

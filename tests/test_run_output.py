@@ -6,8 +6,8 @@ import asyncio
 import re
 from pathlib import Path
 
-from controller.narration import show_lines
 from controller.siminput import SimInput
+from controller.stage.narration import show_lines
 from tests.box.daemon_helpers import started, stopped
 
 

@@ -18,10 +18,10 @@ from contextlib import suppress
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
-from controller.box import Box
+from controller.box.box import Box
 from controller.config import NetworkConfig
 from controller.games import engine_class
-from controller.lights.colors import SEAT_COLOR_NAMES
+from controller.stage.lights.colors import SEAT_COLOR_NAMES
 from controller.station.commands import VOLUME_STEP, Command, Refused, parse
 from controller.station.discovery import discovery_messages, discovery_topics
 from controller.station.outbox import Outbox

@@ -12,9 +12,9 @@ from typing import Any
 
 from controller.daemon import Daemon
 from controller.games import GAME_IDS
+from controller.stage.narration import spoken_text
 from controller.window.cards import hand_order
 from controller.window.seats import Seats
-from controller.narration import spoken_text
 from controller.window.view import SeatView, TableView, answer_text, hint, seat_name
 
 MENU_CARDS = tuple(f"control-game-{g}" for g in GAME_IDS) + tuple(f"control-players-{n}" for n in range(2, 6))

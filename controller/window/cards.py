@@ -2,7 +2,7 @@
 
 The cards are drawn, not pictured: a child must tell them apart at a
 glance, so the fill is the card's colour exactly as the LEDs show it
-(:data:`~controller.lights.CARD_COLORS`), the big mark is its number or
+(:data:`~controller.stage.lights.CARD_COLORS`), the big mark is its number or
 kind, and wild cards (jokers, parrots) are striped in all four colours.
 Policecats cards have no card colours; each family gets its own.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from controller.games.base import COLORS
-from controller.lights import CARD_COLORS
+from controller.stage.lights import CARD_COLORS
 
 RGB = tuple[int, int, int]
 

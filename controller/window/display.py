@@ -22,10 +22,10 @@ from typing import Any, Collection
 
 import pygame
 
-from controller.scene import Scene
 from controller.config import Config
-from controller.journal import Journal, JournalError
 from controller.report import game_status, last_events
+from controller.stage.scene import Scene
+from controller.storage.journal import Journal, JournalError
 from controller.window.controls import EXPOSES, RESIZES
 from controller.window.render import Drawn, Renderer
 from controller.window.rest_lights import rest_frames, scene_of

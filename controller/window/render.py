@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 
 import pygame
 
-from controller.lights import CARD_COLORS, SEAT_COLORS
-from controller.lights.base import spread
+from controller.stage.lights import CARD_COLORS, SEAT_COLORS
+from controller.stage.lights.base import spread
 from controller.window.cards import DARK_INK, LIGHT_INK, PAPER, card_look
 from controller.window.view import GAME_TITLES, SeatView, TableView, seat_colour_name, seat_name
 

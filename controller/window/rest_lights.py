@@ -2,8 +2,8 @@
 
 The display runs beside a real box and only reads its journal, so it has
 no LEDs to look at. It turns the game state into the box's own
-:class:`~controller.box.Scene` and asks the same pure function the box's
-stage asks (:func:`controller.lights.cues.scene_animation`) what each
+:class:`~controller.stage.scene.Scene` and asks the same pure function the box's
+stage asks (:func:`controller.stage.lights.cues.scene_animation`) what each
 segment shows once every fade is over.
 """
 
@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from typing import Any, Iterable
 
-from controller.scene import Scene, scene_for
 from controller.games import engine_class
-from controller.lights.cues import rest_frame
+from controller.stage.lights.cues import rest_frame
+from controller.stage.scene import Scene, scene_for
 
 RGB = tuple[int, int, int]
 

@@ -16,7 +16,7 @@ from typing import Callable
 
 from controller.autoplay import Autoplayer, Input, perform
 from controller.daemon import Daemon
-from controller.narration import player_name
+from controller.stage.narration import player_name
 from hardware.clock import Clock
 
 log = logging.getLogger("gamebox.sim")

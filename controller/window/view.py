@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Collection
 
-from controller.lights import SEAT_COLOR_NAMES
-from controller.narration import player_name
+from controller.stage.lights import SEAT_COLOR_NAMES
+from controller.stage.narration import player_name
 
 RGB = tuple[int, int, int]
 

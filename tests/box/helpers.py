@@ -7,10 +7,11 @@ from pathlib import Path
 from typing import Any
 
 from controller.autoplay import Autoplayer, run_inputs
-from controller.box import Box, Scene
+from controller.box.box import Box
+from controller.box.tags import Registry
 from controller.config import load_config
-from controller.journal import Journal
-from controller.tags import Registry
+from controller.stage.scene import Scene
+from controller.storage.journal import Journal
 
 
 @dataclass

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from controller.autoplay import Autoplayer, run_inputs
-from controller.box import Box
-from controller.journal import Journal
-from controller.tags import Registry
+from controller.box.box import Box
+from controller.box.tags import Registry
+from controller.storage.journal import Journal
 from tests.box.helpers import Clock, RecordingStage, make_box, play_to_the_end
 
 VARIANTS = [

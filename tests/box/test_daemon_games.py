@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from controller.autoplay import Autoplayer, perform
-from controller.lights import SEAT_COLORS
+from controller.stage.lights import SEAT_COLORS
 from tests.box.daemon_helpers import play_game_on_devices, started, stopped
 
 VARIANTS = [

@@ -12,9 +12,9 @@ from pathlib import Path
 
 import pytest
 
-import hardware.doctor
 from controller.cli import main
-from controller.journal import Journal
+from controller.storage.journal import Journal
+import hardware.doctor
 from tests.box.storage_faults import corrupt, fill, read_only, small_disk
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from controller.box.tags import Registry
 from controller.config import load_config
 from controller.enroll import enroll_loop, write_loop
-from controller.tags import Registry
 from hardware.clock import FakeClock
 
 

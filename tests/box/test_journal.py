@@ -16,8 +16,8 @@ from pathlib import Path
 import pytest
 
 from controller.cli import main
-from controller.journal import Journal, JournalError
-from controller.syncer import SyncProcess
+from controller.storage.journal import Journal, JournalError
+from controller.storage.syncer import SyncProcess
 from tests.box.storage_faults import cap_pages, corrupt, fill, make_room, read_only, small_disk
 
 PLAY = {"type": "start_card", "card": "red-pirate-2"}

@@ -10,9 +10,9 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from controller.box import Box
-from controller.journal import Journal
-from controller.tags import Registry
+from controller.box.box import Box
+from controller.box.tags import Registry
+from controller.storage.journal import Journal
 from tests.box.helpers import Clock, RecordingStage, make_box
 
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
-from controller.box import GOODBYE_SECONDS, Box
-from controller.journal import Journal
-from controller.tags import Registry
+from controller.box.box import GOODBYE_SECONDS, Box
+from controller.box.tags import Registry
+from controller.storage.journal import Journal
 from tests.box.daemon_helpers import started, stopped
 from tests.box.helpers import RecordingStage, make_box
 
@@ -153,10 +153,10 @@ def test_a_refused_power_off_is_said_and_the_box_plays_on(tmp_path: Path) -> Non
 
 def test_only_the_service_may_switch_the_machine_off(monkeypatch) -> None:
     """Run by hand (the simulator on a PC) the card cannot power anything off; as the systemd service it can."""
-    import controller.power
+    import controller.box.power
     from controller.daemon import _power_off
 
     monkeypatch.delenv("INVOCATION_ID", raising=False)
     assert _power_off() is None
     monkeypatch.setenv("INVOCATION_ID", "0123456789abcdef")
-    assert _power_off() is controller.power.power_off
+    assert _power_off() is controller.box.power.power_off

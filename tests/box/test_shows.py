@@ -10,9 +10,9 @@ import pytest
 
 from controller.config import ConfigError
 from controller.games.base import AWAITING
-from controller.lights import ANIMATIONS
-from controller.shows import ShowBook, fill
-from controller.stage import SOUNDS, VOICE
+from controller.stage.lights import ANIMATIONS
+from controller.stage.shows import ShowBook, fill
+from controller.stage.stage import SOUNDS, VOICE
 from controller.table import new_table
 from tests.box.helpers import make_box, play_to_the_end
 
@@ -120,7 +120,7 @@ def test_template_context_numbers_seats_from_one_and_names_where_the_figure_went
 
 # -- the voice queue and the transcript (issue 11, item 8) -------------------------------------------------
 def voice_stage(tmp_path: Path):
-    from controller.stage import DeviceStage
+    from controller.stage.stage import DeviceStage
     from hardware.clock import FakeClock
 
     shows = tmp_path / "shows.toml"
@@ -139,7 +139,7 @@ def test_a_new_prompt_replaces_every_line_of_the_prompt_not_yet_said(tmp_path: P
 
 
 def test_taps_faster_than_speech_build_no_backlog_and_the_newest_answer_is_said(tmp_path: Path) -> None:
-    from controller.stage import WAITING
+    from controller.stage.stage import WAITING
 
     stage, clock = voice_stage(tmp_path)
     for n in range(400):  # a child hammering cards: one answer per tap, far faster than the box speaks
@@ -156,7 +156,7 @@ def test_taps_faster_than_speech_build_no_backlog_and_the_newest_answer_is_said(
 
 
 def test_the_transcript_keeps_its_newest_entries_and_counts_them_all() -> None:
-    from controller.stage import Transcript
+    from controller.stage.stage import Transcript
 
     transcript = Transcript(keep=3)
     for n in range(5):

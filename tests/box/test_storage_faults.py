@@ -17,13 +17,13 @@ from pathlib import Path
 from typing import Any
 
 from controller.autoplay import Autoplayer, perform
+from controller.box.tags import Registry
 from controller.cli import main
 from controller.config import load_config
 from controller.daemon import Daemon
 from controller.games import engine_class
-from controller.journal import Journal
 from controller.siminput import MAX_LINE, SimInput, card_uid, lines_of
-from controller.tags import Registry
+from controller.storage.journal import Journal
 from hardware.clock import FakeClock
 from tests.box.daemon_helpers import stopped
 from tests.box.storage_faults import corrupt, fill, make_room, read_only, small_disk

@@ -9,9 +9,9 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from controller.box import Box
-from controller.journal import Journal
-from controller.tags import Registry
+from controller.box.box import Box
+from controller.box.tags import Registry
+from controller.storage.journal import Journal
 from tests.box.helpers import Clock, RecordingStage, make_box
 
 FLOPPY_SETUP = ("red-1", "blue-2", "green-3", "yellow-4", "red-2", "blue-3")  # two ears each, three seats
@@ -88,7 +88,7 @@ def test_a_press_after_the_handover_counts_for_the_new_player(tmp_path: Path) ->
 
 def test_the_handover_is_no_longer_than_the_your_turn_prompt(tmp_path: Path) -> None:
     """A child who waits for "Player one, yellow: your turn!" to end is never told to wait."""
-    from controller.stage import VOICE, wav_seconds
+    from controller.stage.stage import VOICE, wav_seconds
 
     box, _stage, _clock = make_box(tmp_path)
     spoken = min(wav_seconds(VOICE / "en" / f"turn-{seat}.wav") for seat in range(1, 6))

@@ -6,9 +6,9 @@ from pathlib import Path
 
 import pytest
 
+from controller.box.tags import Registry, TagTaken
+from controller.box.taps import TapFilter
 from controller.config import ConfigError, load_config
-from controller.tags import Registry, TagTaken
-from controller.taps import TapFilter
 
 UID = bytes.fromhex("04112233445566")
 

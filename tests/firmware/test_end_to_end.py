@@ -18,12 +18,12 @@ from typing import Any
 
 import pytest
 
-import controller.daemon
 from controller.autoplay import Autoplayer, perform
+import controller.daemon
 from hardware.clock import FakeClock
 from hardware.drivers.serial_puck import SerialPuck
-from hardware.faults import Backoff
 from hardware.factory import build_devices
+from hardware.faults import Backoff
 from tests.box.daemon_helpers import started, stopped
 from tests.conftest import ROOT
 from tests.firmware.usb import Pico, UsbCable

@@ -17,8 +17,8 @@ from hardware.clock import FakeClock
 from hardware.doctor import likely_fix, run_doctor
 from hardware.drivers.serial_puck import HEARTBEAT, MISSED, PROTOCOL, SerialPuck, parse_hello
 from hardware.events import DeviceFault, DeviceRecovered, EventSink, PuckPressed
-from hardware.faults import Backoff
 from hardware.factory import build_devices
+from hardware.faults import Backoff
 from hardware.profile import PROFILES_DIR
 from tests.firmware.usb import UsbCable
 from tests.hardware.support import events_until, kinds, next_event, wait_until

@@ -14,11 +14,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from controller.lights import (
+from controller.stage.lights import (
     ANIMATIONS, CARD_COLORS, SEAT_COLORS, Animation, Attract, DieRoll, PoliceTrack, RejectionFlash, ResumedSweep,
     SeaRoute, ShipSail, Siren, Still, TreasureSparkle, TurnRing, WishedColor,
 )
-from controller.lights.colors import ISLAND, OFF, SEA
+from controller.stage.lights.colors import ISLAND, OFF, SEA
 
 N = 60
 REST = [(30, 10, 5)] * N

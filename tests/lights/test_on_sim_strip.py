@@ -12,8 +12,8 @@ from collections.abc import Iterator
 
 import pytest
 
-from controller.lights import CARD_COLORS, SEAT_COLORS, Animation, ShipSail, Siren, TurnRing
-from controller.lights.colors import SEA
+from controller.stage.lights import CARD_COLORS, SEAT_COLORS, Animation, ShipSail, Siren, TurnRing
+from controller.stage.lights.colors import SEA
 from hardware.clock import FakeClock
 from hardware.events import EventSink
 from hardware.pixels import SegmentSpec

@@ -9,7 +9,7 @@ from typing import AsyncIterator, Callable
 import pygame
 
 from controller.autoplay import Input
-from controller.box import DIE
+from controller.box.box import DIE
 from controller.window.render import Drawn
 from controller.window.screen import Window
 from controller.window.sim import SimApp

@@ -9,8 +9,8 @@ from pathlib import Path
 import pygame
 
 from controller.cli import main
-from controller.journal import Journal
-from controller.lights import CARD_COLORS, SEAT_COLORS
+from controller.stage.lights import CARD_COLORS, SEAT_COLORS
+from controller.storage.journal import Journal
 from controller.table import new_table
 from controller.table.bots import make_bot
 from controller.window.display import HOW_TO_PLAY, DisplayApp, status_view

@@ -7,7 +7,7 @@ from dataclasses import replace
 import pygame
 import pytest
 
-from controller.lights import CARD_COLORS, SEAT_COLORS
+from controller.stage.lights import CARD_COLORS, SEAT_COLORS
 from controller.window.render import BACK, LED_RIM, PANEL, Renderer
 from controller.window.view import SeatView, TableView
 

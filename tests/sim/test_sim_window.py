@@ -6,7 +6,7 @@ import asyncio
 
 import pygame
 
-from controller.lights import CARD_COLORS, SEAT_COLORS
+from controller.stage.lights import CARD_COLORS, SEAT_COLORS
 from controller.window.cards import card_look
 from tests.sim.helpers import click, key, pixel, sim_app, space, until
 

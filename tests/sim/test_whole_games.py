@@ -7,7 +7,7 @@ import asyncio
 import pygame
 import pytest
 
-from controller.lights import SEAT_COLORS
+from controller.stage.lights import SEAT_COLORS
 from tests.sim.helpers import key, pixel, play_your_turns, sim_app, until
 
 

@@ -1,4 +1,4 @@
-"""Every show in ``controller/shows.toml`` names sounds, spoken lines and lights that exist.
+"""Every show in ``controller/stage/shows.toml`` names sounds, spoken lines and lights that exist.
 
 A show naming a missing file would be silent (or dark) exactly when a child
 waits for an answer, so each template is filled with every value it can take.
@@ -13,8 +13,8 @@ from soundkit import SOUNDS, render
 
 from controller.decks import VARIANTS
 from controller.games import GAME_IDS
-from controller.lights import ANIMATIONS
-from controller.shows import LIGHTS, ShowBook
+from controller.stage.lights import ANIMATIONS
+from controller.stage.shows import LIGHTS, ShowBook
 
 LINES = render.load_lines()
 SOUND_NAMES = {p.stem for p in SOUNDS.glob("*.wav")}

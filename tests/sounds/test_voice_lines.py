@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 from soundkit import VOICE, render, wavtools
 
-from controller.voice import voice_path
+from controller.stage.voice import voice_path
 
 LANGUAGES = ["de", "en", "fr", "nl", "es", "it"]
 

@@ -81,7 +81,7 @@ def test_without_kiosk_mode_an_idle_game_waits_forever(tmp_path: Path) -> None:
 def test_the_display_beside_a_kiosk_invites_and_explains_once_a_game_is_given_up(tmp_path: Path) -> None:
     import pygame
 
-    from controller.journal import Journal
+    from controller.storage.journal import Journal
     from controller.window.display import HOW_TO_PLAY, INVITATION, DisplayApp
     from controller.window.screen import OffScreen
 

@@ -1,4 +1,4 @@
-"""controller.power against a stand-in ``systemctl`` on PATH: what is asked of logind, and a refusal in one line."""
+"""controller.box.power against a stand-in ``systemctl`` on PATH: what is asked of logind, and a refusal in one line."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.power import PowerOffError, power_off
+from controller.box.power import PowerOffError, power_off
 
 
 def _systemctl(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, body: str) -> Path:

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
-from controller.lights.base import Animation, Pixel, spread
-from controller.lights.colors import OFF, RGB, SEAT_COLORS, scale
+from controller.stage.lights.base import Animation, Pixel, spread
+from controller.stage.lights.colors import OFF, RGB, SEAT_COLORS, scale
 
 IDLE_LEVEL = 0.08
 """How bright the other seats' arcs glow: enough for a child to find their colour, not to mistake whose turn it is."""

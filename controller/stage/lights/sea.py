@@ -13,8 +13,8 @@ from dataclasses import dataclass
 from functools import cached_property
 from typing import ClassVar, Sequence
 
-from controller.lights.base import Animation, Pixel, spread
-from controller.lights.colors import GOLD, ISLAND, OFF, SEA, SEAT_COLORS, WAVE, WHITE, blend, scale
+from controller.stage.lights.base import Animation, Pixel, spread
+from controller.stage.lights.colors import GOLD, ISLAND, OFF, SEA, SEAT_COLORS, WAVE, WHITE, blend, scale
 
 
 def _slot(n: int, steps: int, cell: int, seat: int) -> int:

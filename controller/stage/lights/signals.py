@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from controller.lights.base import Animation, Pixel
-from controller.lights.colors import OFF, RGB, SWEEP, scale
+from controller.stage.lights.base import Animation, Pixel
+from controller.stage.lights.colors import OFF, RGB, SWEEP, scale
 
 
 @dataclass(frozen=True, kw_only=True)

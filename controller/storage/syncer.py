@@ -4,7 +4,7 @@ A worker thread would do the same fsync, but each time it returns it needs
 Python's global lock back, and on a busy CPU the loop then waits for that
 thread to be scheduled: the answer to a tap stalls for milliseconds (the
 bench measured p99 5.6 ms with a thread, 0.6 ms with this process). The
-child is :mod:`controller.walsync` run as a file: the same fsync as
+child is :mod:`controller.storage.walsync` run as a file: the same fsync as
 :meth:`Journal.sync`, one request and one answer per line.
 """
 
@@ -14,8 +14,8 @@ import asyncio
 import sys
 from pathlib import Path
 
-from controller import walsync
-from controller.journal import JournalError
+from controller.storage import walsync
+from controller.storage.journal import JournalError
 
 
 class SyncProcess:

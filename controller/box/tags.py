@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from controller.decks import deck_of, enrollable
-from controller.store import Damaged, StoreError, cause, move_aside, open_checked, usable_dir
+from controller.storage.store import Damaged, StoreError, cause, move_aside, open_checked, usable_dir
 
 log = logging.getLogger("gamebox.tags")
 

@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from controller.lights.base import Animation, Pixel
-from controller.lights.colors import RGB, WHITE, scale
+from controller.stage.lights.base import Animation, Pixel
+from controller.stage.lights.colors import RGB, WHITE, scale
 
 _TAIL = (1.0, 0.45, 0.18, 0.06)
 

@@ -18,18 +18,18 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
-from controller.scene import Scene
 from controller.config import Config
-from controller.lights import Animation
-from controller.lights.cues import LightCall, rgb, scene_animation, show_animation
-from controller.shows import Cue, ShowBook
-from controller.voice import FALLBACK_LANGUAGE, voice_path
+from controller.stage.lights import Animation
+from controller.stage.lights.cues import LightCall, rgb, scene_animation, show_animation
+from controller.stage.scene import Scene
+from controller.stage.shows import Cue, ShowBook
+from controller.stage.voice import FALLBACK_LANGUAGE, voice_path
 from hardware.clock import Clock
 from hardware.interfaces import LedStrip, Speaker
 
 log = logging.getLogger("gamebox.stage")
 
-SOUNDS = Path(__file__).resolve().parent.parent / "sounds"
+SOUNDS = Path(__file__).resolve().parents[2] / "sounds"
 VOICE = SOUNDS / "voice"
 GAP = 0.15  # seconds of quiet between two spoken lines
 WAITING = 6  # spoken lines that may wait: a child tapping faster than the box speaks builds no backlog

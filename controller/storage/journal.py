@@ -38,10 +38,10 @@ from pathlib import Path
 from contextlib import contextmanager
 from typing import Any, Callable, Iterator
 
-from controller.store import (
+from controller.storage.store import (
     Damaged, StoreError, cause, keep_copy, move_aside, open_checked, read_only_uri, usable_dir, wal_damage,
 )
-from controller.walsync import WalSync
+from controller.storage.walsync import WalSync
 
 log = logging.getLogger("gamebox.journal")
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import logging
 from typing import Any, Callable
 
-from controller.box import Box
+from controller.box.box import Box
 from controller.config import KioskConfig
 from hardware.events import ButtonHeld, ButtonPressed, ButtonReleased, PuckPressed, TagSeen
 

@@ -6,8 +6,8 @@ import math
 from dataclasses import dataclass
 from typing import ClassVar
 
-from controller.lights.base import Animation, Pixel
-from controller.lights.colors import SEAT_COLORS, blend, scale
+from controller.stage.lights.base import Animation, Pixel
+from controller.stage.lights.colors import SEAT_COLORS, blend, scale
 
 
 @dataclass(frozen=True, kw_only=True)

@@ -13,7 +13,7 @@ import logging
 from dataclasses import dataclass
 from typing import Any
 
-from controller.journal import Journal, JournalError
+from controller.storage.journal import Journal, JournalError
 
 log = logging.getLogger("gamebox.calls")
 

@@ -6,11 +6,11 @@ asyncio loop, calls :meth:`Box.poll` when :meth:`Box.next_deadline` is due,
 and a :class:`Stage` turns its shows, prompts and scenes into sound and
 light. Tests drive it the same way with a fake clock.
 
-The box composes its rooms: the :class:`~controller.menu.Menu` (choosing a
-game, settings), the :class:`~controller.calls.CallWindow` (a tap waiting
-for "woof" or "Mau"), the :class:`~controller.handover.Handover` (a press
+The box composes its rooms: the :class:`~controller.box.menu.Menu` (choosing a
+game, settings), the :class:`~controller.box.calls.CallWindow` (a tap waiting
+for "woof" or "Mau"), the :class:`~controller.box.handover.Handover` (a press
 too soon after a turn passed) and the die button's long
-:class:`~controller.gestures.Gestures` (undo, switching off). What it remembers beyond them and the
+:class:`~controller.box.gestures.Gestures` (undo, switching off). What it remembers beyond them and the
 referee is only what no engine can know: the die's random generator and the
 colour being chosen on the turn ring. Everything else is derived from the
 referee, so a resumed game is simply a replayed one, and taking an action
@@ -26,18 +26,18 @@ import logging
 import random
 from typing import Any, Callable
 
-from controller.calls import CallWindow, PendingCall
+from controller.box.calls import CallWindow, PendingCall
+from controller.box.gestures import Gestures
+from controller.box.handover import Handover
+from controller.box.menu import Menu
+from controller.box.tags import Registry, uid_key
+from controller.box.taps import TapFilter
 from controller.config import Config
 from controller.decks import deck_of
 from controller.games import engine_class
 from controller.games.base import COLORS, Engine, Outcome, Rejection
-from controller.gestures import Gestures
-from controller.handover import Handover
-from controller.journal import Journal, JournalError
-from controller.menu import Menu
-from controller.scene import Scene, Stage, scene_for
-from controller.tags import Registry, uid_key
-from controller.taps import TapFilter
+from controller.stage.scene import Scene, Stage, scene_for
+from controller.storage.journal import Journal, JournalError
 from hardware.clock import Clock
 
 log = logging.getLogger("gamebox.box")
@@ -46,7 +46,7 @@ DIE = "die"
 DIE_FACES = ("cat", "cat", "cat", "dog", "mouse", "whistle")
 GOODBYE_SECONDS = 3.0  # the goodbye show plays before the power goes
 
-__all__ = ["Box", "DIE", "DIE_FACES", "PendingCall", "Scene", "Stage", "scene_for"]
+__all__ = ["Box", "DIE", "DIE_FACES", "PendingCall"]
 
 
 class Box:
@@ -300,7 +300,7 @@ class Box:
             log.info("switching off")
             try:
                 self.power_off()
-            except RuntimeError as exc:  # refused (controller.power.PowerOffError): say so, play on
+            except RuntimeError as exc:  # refused (controller.box.power.PowerOffError): say so, play on
                 log.error("%s", exc)
                 self.stage.show("rejected", code="not_available", reason=str(exc))
 

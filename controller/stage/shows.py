@@ -1,6 +1,6 @@
 """Shows as data: what the box plays and lights for each event, answer and prompt.
 
-``controller/shows.toml`` (or a user's copy) maps names to cues. This module
+``controller/stage/shows.toml`` (or a user's copy) maps names to cues. This module
 reads and validates it, and resolves a name plus its context (the event's
 details) to one :class:`Cue`. It knows nothing of devices.
 """
@@ -16,7 +16,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from controller.config import ConfigError, one_line
-from controller.lights.cues import SHOW_LIGHTS
+from controller.stage.lights.cues import SHOW_LIGHTS
 
 DEFAULT_SHOWS = Path(__file__).with_name("shows.toml")
 LIGHTS: tuple[str, ...] = tuple(SHOW_LIGHTS)  # the lights a show may name

@@ -5,8 +5,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import ClassVar
 
-from controller.lights.base import Animation, Pixel, spread
-from controller.lights.colors import POLICE_BLUE, POLICE_RED, TRACK, WHITE, scale
+from controller.stage.lights.base import Animation, Pixel, spread
+from controller.stage.lights.colors import POLICE_BLUE, POLICE_RED, TRACK, WHITE, scale
 
 
 @dataclass(frozen=True, kw_only=True)

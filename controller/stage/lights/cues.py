@@ -11,17 +11,17 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Callable, Sequence
 
-from controller.lights.attract import Attract
-from controller.lights.base import Animation, Still, spread
-from controller.lights.colors import CARD_COLORS, OFF, RGB, SEAT_COLORS, WHITE
-from controller.lights.die import DieRoll
-from controller.lights.police import PoliceTrack, Siren
-from controller.lights.ring import TurnRing, WishedColor
-from controller.lights.sea import SeaRoute, ShipSail, TreasureSparkle
-from controller.lights.signals import RejectionFlash, ResumedSweep
+from controller.stage.lights.attract import Attract
+from controller.stage.lights.base import Animation, Still, spread
+from controller.stage.lights.colors import CARD_COLORS, OFF, RGB, SEAT_COLORS, WHITE
+from controller.stage.lights.die import DieRoll
+from controller.stage.lights.police import PoliceTrack, Siren
+from controller.stage.lights.ring import TurnRing, WishedColor
+from controller.stage.lights.sea import SeaRoute, ShipSail, TreasureSparkle
+from controller.stage.lights.signals import RejectionFlash, ResumedSweep
 
 if TYPE_CHECKING:  # the box's Scene; the lights import nothing of the box at run time
-    from controller.scene import Scene
+    from controller.stage.scene import Scene
 
 #: The die's faces as :class:`DieRoll` draws them (1 pip for the cat ... 4 for the whistle).
 DIE_FACES: dict[str, int] = {"cat": 1, "dog": 2, "mouse": 3, "whistle": 4}

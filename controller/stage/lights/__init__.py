@@ -15,14 +15,14 @@ Seat numbers are the engines' (0..4); ``SEAT_COLORS`` gives each its colour.
 
 from __future__ import annotations
 
-from controller.lights.attract import Attract
-from controller.lights.base import Animation, Frame, Still, cap
-from controller.lights.colors import CARD_COLORS, RGB, SEAT_COLOR_NAMES, SEAT_COLORS
-from controller.lights.die import DieRoll
-from controller.lights.police import PoliceTrack, Siren
-from controller.lights.ring import TurnRing, WishedColor
-from controller.lights.sea import SeaRoute, ShipSail, TreasureSparkle, sea_route
-from controller.lights.signals import RejectionFlash, ResumedSweep
+from controller.stage.lights.attract import Attract
+from controller.stage.lights.base import Animation, Frame, Still, cap
+from controller.stage.lights.colors import CARD_COLORS, RGB, SEAT_COLOR_NAMES, SEAT_COLORS
+from controller.stage.lights.die import DieRoll
+from controller.stage.lights.police import PoliceTrack, Siren
+from controller.stage.lights.ring import TurnRing, WishedColor
+from controller.stage.lights.sea import SeaRoute, ShipSail, TreasureSparkle, sea_route
+from controller.stage.lights.signals import RejectionFlash, ResumedSweep
 
 ANIMATIONS: dict[str, type[Animation]] = {
     "die-roll": DieRoll,

@@ -13,8 +13,8 @@ import sqlite3
 from pathlib import Path
 from typing import NamedTuple
 
-from controller.journal import Journal, JournalError
-from controller.store import cause
+from controller.storage.journal import Journal, JournalError
+from controller.storage.store import cause
 from hardware.doctor import Row
 
 #: Below this much free space the next games may not fit (SQLite's -wal grows before a checkpoint).

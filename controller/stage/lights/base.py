@@ -15,7 +15,7 @@ import math
 from dataclasses import dataclass
 from typing import ClassVar, Sequence
 
-from controller.lights.colors import OFF, RGB
+from controller.stage.lights.colors import OFF, RGB
 
 Frame = list[RGB]
 Pixel = tuple[float, float, float] | None

@@ -21,7 +21,7 @@ from functools import lru_cache
 from pathlib import Path
 from typing import Any, Callable, Protocol
 
-VOICE_LINES = Path(__file__).resolve().parent.parent / "sounds" / "voice" / "lines.toml"
+VOICE_LINES = Path(__file__).resolve().parents[2] / "sounds" / "voice" / "lines.toml"
 REFUSALS = ("rejected", "unknown_card", "other_game", "not_now")
 """The shows that answer "no": printed as ``refused:`` lines."""
 QUIET = ("accepted",)

@@ -21,8 +21,8 @@ from typing import Any, Callable
 from controller.config import Config
 from controller.decks import LANGUAGES, VARIANTS
 from controller.games import GAME_IDS, engine_class
-from controller.journal import Journal, JournalError
-from controller.scene import Scene, Stage
+from controller.stage.scene import Scene, Stage
+from controller.storage.journal import Journal, JournalError
 
 log = logging.getLogger("gamebox.menu")
 

@@ -1,0 +1,1 @@
+"""The box at the table: :class:`~controller.box.box.Box` and its rooms (menu, call window, handover, gestures), tags, the kiosk and power-off."""
