@@ -124,7 +124,7 @@ def subprocess_figures(state: Path, profile: str, language: str = "en") -> dict[
     env = dict(os.environ, GAMEBOX_LOG="ERROR", PYTHONPATH=str(ROOT), SDL_AUDIODRIVER=os.environ.get("SDL_AUDIODRIVER", "dummy"))
     fast = state / "fast.toml"  # scripted presses come at once: no handover time between turns
     fast.parent.mkdir(parents=True, exist_ok=True)
-    fast.write_text(f'handover = 0.0\nlanguage = "{language}"\n', encoding="utf-8")  # its lines and English loaded
+    fast.write_text(f'handover = 0.0\nlanguage = "{language}"\n', encoding="utf-8")  # its lines alone loaded
     command = [sys.executable, "-m", "controller.cli", "run", "--config", str(fast), "--profile", profile, "--state-dir"]
     ready = []
     for n in range(5):
@@ -178,7 +178,7 @@ def main() -> None:
                         help="profile of the subprocess (desktop: the pygame mixer with every sound loaded, "
                              "on SDL's dummy audio driver where SDL_AUDIODRIVER is not set)")
     parser.add_argument("--language", default="en",
-                        help="the language the subprocess speaks: English alone is loaded for en, else it and English")
+                        help="the language the subprocess speaks: its lines alone are loaded")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         refused, accepted = asyncio.run(tap_latencies(args.events, Path(tmp) / "latency"))

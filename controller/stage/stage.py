@@ -16,16 +16,19 @@ import wave
 from collections import deque
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterator
+from typing import TYPE_CHECKING, Any, Callable, Iterator
 
 from controller.config import Config
 from controller.stage.lights import Animation
 from controller.stage.lights.cues import LightCall, rgb, scene_animation, show_animation
 from controller.stage.scene import Scene
 from controller.stage.shows import Cue, ShowBook
-from controller.stage.voice import FALLBACK_LANGUAGE, voice_path
+from controller.stage.voice import voice_path
 from hardware.clock import Clock
-from hardware.interfaces import LedStrip, Speaker
+from hardware.interfaces import DiePuck, LedStrip, Speaker
+
+if TYPE_CHECKING:
+    from hardware.factory import Devices
 
 log = logging.getLogger("gamebox.stage")
 
@@ -104,8 +107,10 @@ class DeviceStage:
     """Plays the box's shows on a :class:`Speaker` and a :class:`LedStrip`."""
 
     def __init__(self, leds: LedStrip | None, speaker: Speaker | None, book: ShowBook, clock: Clock,
-                 language: str = "en", durations: dict[str, float] | None = None) -> None:
-        self.leds, self.speaker, self.book, self.clock = leds, speaker, book, clock
+                 language: str = "en", durations: dict[str, float] | None = None,
+                 puck: DiePuck | None = None) -> None:
+        """``puck``: the die puck, when one is paired, shows each roll on its own ring too."""
+        self.leds, self.speaker, self.book, self.clock, self.puck = leds, speaker, book, clock, puck
         self.language = language
         self.durations = durations or {}
         self.segments = {name: len(leds.segment(name)) for name in leds.segments} if leds else {}
@@ -120,32 +125,29 @@ class DeviceStage:
         self.transcript = Transcript()
         #: What the speaker must load: every effect, and the spoken lines of :attr:`language` and English.
         self.sounds: dict[str, Path] = {}
-        self._spoken: tuple[str, ...] = ()  # the languages whose lines are in :attr:`sounds`
-        self.puck: Any = None
+        self._spoken = ""  # the language whose lines are in :attr:`sounds`
         #: Called with (kind, name, cue, context) for each show and prompt played: ``gamebox run`` prints them.
         self.listeners: list[Callable[[str, str, Cue, dict[str, Any]], None]] = []
 
     @classmethod
-    def for_devices(cls, devices: Any, book: ShowBook, clock: Clock, config: Config) -> "DeviceStage":
+    def for_devices(cls, devices: Devices, book: ShowBook, clock: Clock, config: Config) -> "DeviceStage":
         """A stage on a profile's devices; :attr:`sounds` is what the speaker must load at start."""
-        stage = cls(devices.leds, devices.speaker, book, clock, config.language)
-        stage.puck = devices.puck
+        stage = cls(devices.leds, devices.speaker, book, clock, config.language, puck=devices.puck)
         stage.speak(config.language)
         return stage
 
     def speak(self, language: str) -> None:
         """Speak ``language`` from now on, its lines loaded now if they are not.
 
-        Only it and English (which stands in for a missing line) are loaded;
-        the language spoken before is let go, so the speaker holds two
-        languages, not all six a card may choose.
+        Only its lines are loaded, English files standing in for any it lacks
+        (:func:`voice_path`); the language spoken before is let go, so the
+        speaker holds one set of lines, not all six a card may choose.
         """
         self.language = language
-        spoken = tuple(dict.fromkeys([language, FALLBACK_LANGUAGE]))
-        if spoken == self._spoken:
+        if language == self._spoken:
             return
-        self._spoken = spoken
-        voice = voice_files(spoken)
+        self._spoken = language
+        voice = voice_files((language,))
         self.sounds = {**sound_files(), **voice}
         self.durations = {name: wav_seconds(path) for name, path in voice.items()}
         if self.speaker is not None:
@@ -256,9 +258,8 @@ class DeviceStage:
             self.voice.remove(stale)
 
     def _voice_name(self, line: str) -> str:
-        """The loaded sound that says ``line``: the box's language, else English."""
-        name = f"voice/{self.language}/{line}"
-        return name if name in self.durations else f"voice/en/{line}"
+        """The loaded sound that says ``line`` in the box's language (an English file where it has none)."""
+        return f"voice/{self.language}/{line}"
 
     def _say_next(self, now: float) -> None:
         line, _ = self.voice.popleft()

@@ -147,3 +147,11 @@ def test_odd_ids_and_languages_never_reach_outside_the_voice_folder(tree: Path) 
     assert voice_path(tree, "en", "../secret") is None
     assert voice_path(tree, "..", "turn-1") == tree / "en" / "turn-1.wav"
     assert voice_path(tree, "", "roll") == tree / "en" / "roll.wav"
+
+
+def test_the_stage_loads_one_language_with_english_standing_in_for_its_gaps(tree: Path) -> None:
+    """One set of lines in memory (not the language and English): a German box still says "roll"."""
+    from controller.stage.stage import voice_files
+
+    assert voice_files(("de",), tree) == {"voice/de/roll": tree / "en" / "roll.wav",
+                                         "voice/de/turn-1": tree / "de" / "turn-1.wav"}
