@@ -8,9 +8,10 @@ waits for an SD card's fsync:
   ``synchronous=NORMAL``: the commit is a ``write()`` into the -wal file, no
   fsync. It raises :class:`JournalError` with nothing written when it fails.
 * :meth:`Journal.sync` fsyncs the -wal file: everything recorded before it
-  is then on the card. It touches no SQLite connection, so a worker thread
-  runs it while the loop goes on recording; the daemon prints ``accepted N``
-  only after it returned.
+  is then on the card. It touches no SQLite connection, so it runs beside
+  the loop while the loop goes on recording (the daemon runs the same code
+  in a child process, :mod:`controller.storage.syncer`) and prints
+  ``accepted N`` only after it returned.
 
 Checkpoints (copying the -wal into the database) run on their own
 connection, from the same worker, at a game's end and when the box is idle;
@@ -140,7 +141,7 @@ class Journal:
         if not self.path.is_file():
             raise JournalError(f"{self.path}: no journal yet")
         uri = read_only_uri(self.path)
-        if not self.path.with_name(self.path.name + "-wal").exists() and not os.access(self.path.parent, os.W_OK):
+        if not self._wal.wal.exists() and not os.access(self.path.parent, os.W_OK):
             # no -wal, and none can be made in a read-only folder: nothing is being written, read the file as it is
             uri += "&immutable=1"
         try:
@@ -214,7 +215,7 @@ class Journal:
                     self._checkpointer = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
                     self._checkpointer.execute("PRAGMA busy_timeout=2000")
                     self._checkpointer.execute("PRAGMA synchronous=NORMAL")
-                wal = self.path.with_name(self.path.name + "-wal")
+                wal = self._wal.wal
                 size = wal.stat().st_size if wal.exists() else 0
                 if not force and size < CHECKPOINT_PAGES * 4096:
                     return

@@ -160,6 +160,18 @@ def test_a_press_at_the_wrong_moment_is_answered_and_changes_nothing(tmp_path: P
     assert box.engine.to_json() == state
 
 
+def test_a_colour_button_wishes_its_own_colour_at_once(tmp_path: Path) -> None:
+    """P2 (seed 001: the parrot's player wishes a colour): on a box with colour buttons one press of a colour is the wish."""
+    box, stage, clock = make_box(tmp_path, seed=2)
+    box.new_game("pirates", 2)
+    _play_until(box, clock, Autoplayer(box, 2), lambda a: a["type"] == "choose_color")
+    wisher = box.engine.current
+    clock.advance(box.config.handover)
+    box.press("blue")
+    assert box.engine.log[-1] == {"type": "choose_color", "player": wisher, "color": "blue"}
+    assert box.engine.view()["color"] == "blue" and box.engine.current != wisher
+
+
 def test_colour_wish_cycles_with_presses_and_confirms_with_a_hold(tmp_path: Path) -> None:
     """P2 (seed 001: the parrot's player wishes a colour): presses cycle the turn ring, a hold confirms."""
     box, stage, clock = make_box(tmp_path, seed=2)
@@ -278,3 +290,23 @@ def test_the_snapshot_says_what_the_box_is_doing(tmp_path: Path) -> None:
     assert snap["last_roll"] == box.engine.log[-1]["face"] and snap["actions"] == 1
     assert snap["started_at"] == box.journal.game(box.game_id).started and snap["scores"] == [0, 0, 0]
     assert snap["menu"]["game"] == "policecats"
+    view = box.engine.view()
+    assert (snap["awaiting"], snap["game_id"], snap["volume"], snap["language"]) == (
+        box.engine.awaiting, box.game_id, box.volume, box.language)
+    assert (snap["police"], snap["track"], snap["winners"]) == (view.get("police"), view.get("track"), [])
+
+
+def test_the_snapshot_follows_a_game_to_its_winners(tmp_path: Path) -> None:
+    """Pirate & Co.: the colour to match, the ships and the round while playing; the winners once it is over."""
+    box, stage, clock = make_box(tmp_path, seed=2)
+    box.new_game("pirates", 2)
+    _play_until(box, clock, Autoplayer(box, 2), lambda a: a["type"] == "play")
+    snap, view = box.snapshot(), box.engine.view()
+    assert snap["mode"] == "playing" and snap["color"] == view["color"] is not None
+    assert (snap["ships"], snap["round"]) == (view["ships"], view["round"]) == ([0, 0], 1)
+    box, stage, clock = make_box(tmp_path / "over", seed=4)
+    box.new_game("floppy-ears", 2)
+    play_to_the_end(box, clock, 4)
+    snap = box.snapshot()
+    assert snap["mode"] == "over" and snap["awaiting"] == "over"
+    assert snap["winners"] == box.engine.view()["winners"] and snap["winners"]

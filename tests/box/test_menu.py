@@ -133,3 +133,31 @@ def test_volume_and_language_can_be_set_by_others(tmp_path: Path) -> None:
     box.set_language("klingon")
     assert box.language == "nl" and stage.refusals[-1] == "wrong_action"
     assert restarted(box, clock).language == "nl"
+
+
+def test_the_die_offers_only_the_counts_a_variant_allows_and_turning_it_off_moves_the_count(tmp_path: Path) -> None:
+    """RULINGS "Players": Policecats 3-5, the alarm variant 2-5 (C10). A 2 chosen with the alarm becomes 3 without it."""
+    box, stage, clock = make_box(tmp_path)
+    tap(box, clock, "control-game-policecats")
+    tap(box, clock, "control-variant-alarm")  # on
+    offered = []
+    for _ in range(4):
+        box.press("die")
+        offered.append(stage.prompts[-1][0])
+    assert offered == ["players-4", "players-5", "players-2", "players-3"]
+    box.press("die")
+    box.press("die")
+    box.press("die")
+    assert stage.prompts[-1][0] == "players-2"
+    tap(box, clock, "control-variant-alarm")  # off: two players cannot play without it
+    box.hold("die")
+    assert box.engine.game == "policecats" and box.engine.players == 3 and box.engine.options["variant"] != "alarm"
+
+
+def test_a_silenced_box_stays_silent_after_a_restart(tmp_path: Path) -> None:
+    """Volume 0 is a choice a parent made, not a broken setting (issue 11 item 4 checks only nonsense falls back)."""
+    box, stage, clock = make_box(tmp_path)
+    for _ in range(12):
+        tap(box, clock, "control-volume-down")
+    assert box.volume == 0.0
+    assert restarted(box, clock).volume == 0.0

@@ -185,9 +185,10 @@ def test_undo_takes_back_a_wrong_hang_and_the_ring_shows_whose_ear_and_which_sid
 
 def test_undo_during_a_call_window_takes_back_the_waiting_tap(tmp_path: Path) -> None:
     box, stage, clock = call_window_open(tmp_path)
-    log = list(box.engine.log)
+    log, waiting = list(box.engine.log), box.pending.action
     box.tap("table", "control-undo")
-    assert box.pending is None and box.engine.log == log and stage.shows[-1][0] == "undone"
+    assert box.pending is None and box.engine.log == log
+    assert stage.shows[-1] == ("undone", {"action": "play", "player": waiting["player"], "card": waiting["card"]})
     clock.advance(box.config.call_window)
     box.poll()
     assert box.engine.log == log, "the taken-back tap is not played when the window would have closed"
