@@ -221,6 +221,8 @@ def test_a_tap_waiting_for_its_call_survives_a_power_cut(tmp_path: Path) -> None
     assert again.start() and again.engine.to_json() == state
     assert again.pending is not None and again.pending.action == held, "the resumed box offers the same call"
     clock.advance(1)
+    again.poll()  # the restored window lasts its whole time again
+    assert again.pending is not None
     again.press("die")
     assert again.engine.log[-1] == dict(held, call=again.engine.log[-1]["call"]) and "call" in again.engine.log[-1]
     assert "mau_penalty" not in again.stage.show_names

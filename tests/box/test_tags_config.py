@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import pytest
@@ -28,6 +29,22 @@ def test_a_tag_enrolled_to_another_card_is_refused(tmp_path: Path) -> None:
     reg.enroll(UID, "red-3")  # the same pair again is harmless
     with pytest.raises(TagTaken, match="already red-3"):
         reg.enroll(UID, "red-4")
+
+
+def test_another_programs_database_in_the_registrys_place_is_kept_aside_untouched(tmp_path: Path) -> None:
+    """Issue 11 item 4: the box never writes its tables into a file that is not its own."""
+    other = sqlite3.connect(tmp_path / "tags.sqlite")
+    other.execute("CREATE TABLE songs (title TEXT)")
+    other.execute("INSERT INTO songs VALUES ('Alle meine Entchen')")
+    other.commit()
+    other.close()
+    registry = Registry(tmp_path / "tags.sqlite")
+    registry.enroll(b"\x04\xa1", "red-pirate-2")
+    assert registry.resolve(b"\x04\xa1") == "red-pirate-2"
+    kept = sqlite3.connect(registry.moved_aside)
+    assert kept.execute("SELECT name FROM sqlite_master WHERE type='table'").fetchall() == [("songs",)]
+    kept.close()
+    registry.close()
 
 
 def test_an_interrupted_enrolment_resumes_with_the_cards_left(tmp_path: Path) -> None:

@@ -20,6 +20,8 @@ from hardware.sim import SimButton, SimLedStrip, SimReader, SimSpeaker
 
 SIM = (PROFILES_DIR / "sim.toml").read_text()
 PI = (PROFILES_DIR / "pi-reference.toml").read_text()
+RC522 = PI.replace('driver = "pn532"\nbus = "spi"\nspi_port = 1\ncs_pin = 16\npoll_timeout = 0.1',
+                   'driver = "rc522"\nspi_bus = 1\nrst_pin = 25')
 
 
 def build(name: str, clock):
@@ -171,6 +173,22 @@ BROKEN = [
     (
         SIM.replace('[readers.table]\ndriver = "sim"\n', ""),
         "readers = {}: a box needs at least one card reader: add a [readers.NAME] table",
+    ),
+    (  # an RC522 claims its whole SPI bus and its reset pin like any other device
+        RC522.replace("spi_bus = 1\nrst_pin = 25", "spi_bus = 0\nrst_pin = 25"),
+        "readers.table.spi_bus = 0: GPIO7 is already used by leds.strips.main.spi_port",
+    ),
+    (
+        RC522.replace("spi_bus = 1\nrst_pin = 25", "spi_bus = 1\nrst_pin = 17"),
+        "readers.table.rst_pin = 17: GPIO17 is already used by buttons.die.pin",
+    ),
+    (  # the Pi's own UART is GPIO14/15, whichever name it goes by
+        PI.replace("pin = 17", "pin = 14").replace('bus = "spi"\nspi_port = 1\ncs_pin = 16', 'bus = "uart"\nuart = "/dev/serial0"'),
+        "readers.table.uart = '/dev/serial0': GPIO14 is already used by buttons.die.pin",
+    ),
+    (
+        PI.replace("cs_pin = 16", "cs_pin = 16\nreset_pin = 17"),
+        "readers.table.reset_pin = 17: GPIO17 is already used by buttons.die.pin",
     ),
     (
         PI.replace('driver = "neopixel_spi"', 'driver = "neopixel_pwm"'),
