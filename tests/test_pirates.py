@@ -713,3 +713,24 @@ def test_a_stray_card_the_referee_accepted_is_taken_from_wherever_it_lay() -> No
     if from_other is not None:
         assert isinstance(table.act(play(1, from_other)), Outcome)
         assert table.violations() == []
+
+
+@pytest.mark.parametrize("mau_calls", [True, False])
+def test_the_offered_plays_carry_the_call_the_mau_variant_asks_for(mau_calls: bool) -> None:
+    """P8 (RULINGS; rulebook lines 247-259): with one card left after it a play may say "mau", with none "mau-mau"."""
+    seen = set()
+    for seed in range(20):
+        table = PiratesTable(2, {"mau_calls": mau_calls}, seed)
+        bots = [RandomBot(random.Random(seed * 7 + s)) for s in range(2)]
+        while not table.over:
+            engine, decision = table.referee, table.decision()
+            if engine.awaiting in ("play", "after_draw"):
+                left = engine.view()["hand_sizes"][engine.current] - 1
+                due = ("mau" if left else "mau-mau") if mau_calls and left < 2 else None
+                plays = [a for a in engine.legal_actions() if a["type"] == "play"]
+                assert {a.get("call") for a in plays} <= {None, due}
+                assert sum(1 for a in plays if a.get("call") == due) == (len(plays) // 2 if due else len(plays))
+                seen.add(due)
+            who = decision.seat
+            table.act(decision.actions[0] if who is None else bots[who].choose(table, decision))
+    assert seen == ({None, "mau", "mau-mau"} if mau_calls else {None})
