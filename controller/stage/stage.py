@@ -46,16 +46,14 @@ def sound_files(root: Path = SOUNDS) -> dict[str, Path]:
     return {p.stem: p for p in sorted(root.glob("*.wav"))}
 
 
-def voice_files(languages: tuple[str, ...], root: Path = VOICE) -> dict[str, Path]:
-    """Spoken lines as ``voice/<lang>/<id>`` -> file, English standing in for a missing line."""
-    ids = {p.stem for p in (root / "en").glob("*.wav")}
+def voice_files(language: str, root: Path = VOICE) -> dict[str, Path]:
+    """Spoken lines as ``voice/<language>/<id>`` -> file, English standing in for a line the language lacks."""
+    ids = {p.stem for p in (root / "en").glob("*.wav")} | {p.stem for p in (root / language).glob("*.wav")}
     files: dict[str, Path] = {}
-    for lang in languages:
-        ids_here = ids | {p.stem for p in (root / lang).glob("*.wav")}
-        for prompt_id in sorted(ids_here):
-            path = voice_path(root, lang, prompt_id)
-            if path is not None:
-                files[f"voice/{lang}/{prompt_id}"] = path
+    for prompt_id in sorted(ids):
+        path = voice_path(root, language, prompt_id)
+        if path is not None:
+            files[f"voice/{language}/{prompt_id}"] = path
     return files
 
 
@@ -147,7 +145,7 @@ class DeviceStage:
         if language == self._spoken:
             return
         self._spoken = language
-        voice = voice_files((language,))
+        voice = voice_files(language)
         self.sounds = {**sound_files(), **voice}
         self.durations = {name: wav_seconds(path) for name, path in voice.items()}
         if self.speaker is not None:

@@ -153,5 +153,5 @@ def test_the_stage_loads_one_language_with_english_standing_in_for_its_gaps(tree
     """One set of lines in memory (not the language and English): a German box still says "roll"."""
     from controller.stage.stage import voice_files
 
-    assert voice_files(("de",), tree) == {"voice/de/roll": tree / "en" / "roll.wav",
+    assert voice_files("de", tree) == {"voice/de/roll": tree / "en" / "roll.wav",
                                          "voice/de/turn-1": tree / "de" / "turn-1.wav"}
