@@ -109,19 +109,31 @@ def test_display_redraws_when_the_box_writes_and_only_then(tmp_path) -> None:
     app.close()
 
 
+async def at_rest_after(app, clock, actions: int) -> None:
+    """Let the bots play ``actions`` actions, stop them and let every show and line end."""
+    box = app.daemon.box
+    await until(clock, app, lambda: box.engine is not None and len(box.engine.log) >= actions)
+    app.seats.stop_when = lambda: True
+    await until(clock, app, lambda: app.seats.stopped and box_quiet(app))
+    await clock.run_for(5.0)
+
+
+def assert_the_display_shows_the_box_lights(tmp_path, app) -> None:
+    """The kiosk display, reading only the journal, draws every segment as the box lights it."""
+    pygame.font.init()
+    display = DisplayApp(tmp_path / "journal.sqlite", OffScreen())
+    leds = app.daemon.devices.leds
+    try:
+        assert dict(display.view().leds) == {name: tuple(leds.shown(name)) for name in leds.segments}
+    finally:
+        display.close()
+
+
 def test_the_display_shows_the_lights_the_box_shows(tmp_path) -> None:
     async def scenario():
         async with sim_app(tmp_path, "pirates", 3, seed=2, human=None) as (app, clock):
-            box = app.daemon.box
-            await until(clock, app, lambda: box.engine is not None and len(box.engine.log) >= 6)
-            app.seats.stop_when = lambda: True
-            await until(clock, app, lambda: app.seats.stopped and box_quiet(app))
-            await clock.run_for(5.0)
-            pygame.font.init()
-            display = DisplayApp(tmp_path / "journal.sqlite", OffScreen())
-            leds = app.daemon.devices.leds
-            assert dict(display.view().leds) == {name: tuple(leds.shown(name)) for name in leds.segments}
-            display.close()
+            await at_rest_after(app, clock, 6)
+            assert_the_display_shows_the_box_lights(tmp_path, app)
 
     asyncio.run(scenario())
 
@@ -130,18 +142,10 @@ def test_the_display_lights_whose_ear_to_hang_as_the_box_does(tmp_path) -> None:
     """Floppy Ears' setup (F1): the box's turn ring lights the half-arc of the ear awaited; the kiosk's too."""
     async def scenario():
         async with sim_app(tmp_path, "floppy-ears", 3, seed=2, human=None) as (app, clock):
-            box = app.daemon.box
-            await until(clock, app, lambda: box.engine is not None and len(box.engine.log) >= 2)
-            app.seats.stop_when = lambda: True
-            await until(clock, app, lambda: app.seats.stopped and box_quiet(app))
-            await clock.run_for(5.0)
-            assert box.engine.next_hang() is not None, "still hanging ears"
-            pygame.font.init()
-            display = DisplayApp(tmp_path / "journal.sqlite", OffScreen())
-            leds = app.daemon.devices.leds
-            assert any(any(p) for p in leds.shown("turn-ring")), "the box lights whose ear it is"
-            assert dict(display.view().leds) == {name: tuple(leds.shown(name)) for name in leds.segments}
-            display.close()
+            await at_rest_after(app, clock, 2)
+            assert app.daemon.box.engine.next_hang() is not None, "still hanging ears"
+            assert any(any(p) for p in app.daemon.devices.leds.shown("turn-ring")), "the box lights whose ear it is"
+            assert_the_display_shows_the_box_lights(tmp_path, app)
 
     asyncio.run(scenario())
 
