@@ -121,7 +121,11 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from controller.stage.stage import sound_files
     from hardware.doctor import run_doctor
 
-    return run_doctor(args.profile, sounds=sound_files(), extra=check_storage(_config(args).state_dir))
+    from controller.secrets import secret_rows
+
+    config = _config(args)
+    rows = [*check_storage(config.state_dir), *secret_rows(args.config, config)]
+    return run_doctor(config.profile, sounds=sound_files(), extra=rows)
 
 
 def _config(args: argparse.Namespace):
@@ -289,7 +293,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("doctor", help="check every device of a hardware profile, and the box's storage")
     box_options(p)
-    p.add_argument("--profile", default="sim")
+    p.add_argument("--profile", help="hardware profile (default: the config's, else sim)")
     p.set_defaults(func=cmd_doctor)
     return parser
 

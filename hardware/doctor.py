@@ -152,7 +152,7 @@ def _print_report(
     for row in [header, *rows]:
         print("  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=False)) + "  " + row[3], file=out)
     for row in rows:
-        if row.status == "FAULT":
+        if row.status in ("FAULT", "WARN"):
             print(f"fix {row.device}: {row.fix or likely_fix(row.detail)}", file=out)
     if checks:
         print("what the service needs, as this user sees it:", file=out)

@@ -65,15 +65,36 @@ install_packages() {
     if python3 -c 'import sys; sys.exit(sys.version_info < (3, 13))' 2>/dev/null; then
         packages+=(swig liblgpio-dev)
     fi
+    # Only what is missing: a second run, or a box without a network, needs no package index.
+    local package missing=()
+    for package in "${packages[@]}"; do
+        dpkg-query -W -f='${db:Status-Status}' "$package" 2>/dev/null | grep -qx installed || missing+=("$package")
+    done
+    [ "${#missing[@]}" -gt 0 ] || return 0
     export DEBIAN_FRONTEND=noninteractive
     apt-get update -qq
-    apt-get install -y -qq --no-install-recommends "${packages[@]}" >/dev/null
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+}
+
+# A link in the clone that leads out of it would let the clone's owner change what the service
+# runs after this install: refuse it. The links that stay inside are copied as the files they name.
+check_links() {
+    local link target
+    while IFS= read -r -d '' link; do
+        target=$(realpath -m -- "$link")
+        case "$target" in
+            "$src"/*) [ -e "$target" ] || die "refusing $link: it names $target, which is not there" ;;
+            *) die "refusing $link: it leads out of the clone, to $target (copy the file in instead)" ;;
+        esac
+    done < <(find "$src" \( -name .git -o -name .venv -o -name __pycache__ -o -name '*.egg-info' \
+        -o -name .hypothesis -o -name '.*_cache' -o -path "$src/build" \) -prune -o -type l -print0)
 }
 
 install_code() {
     local copied
     install -d -o root -g root -m 755 "$PREFIX"
-    copied=$(rsync -rlptgoiO --delete --chown=root:root --chmod=D755,F644 \
+    check_links
+    copied=$(rsync -rLptgoiO --delete --chown=root:root --chmod=D755,Fu=rwX,Fgo=rX \
         --exclude=.git --exclude=.venv --exclude=__pycache__ --exclude='*.egg-info' \
         --exclude=.hypothesis --exclude='.*_cache' --exclude=/build \
         "$src"/ "$PREFIX"/ | grep -v '^skipping non-regular file') || true  # a pipe lgpio left in the clone
@@ -116,8 +137,14 @@ language = "en"
 volume = 0.6
 volume_max = 0.8
 TOML
-        chmod 644 "$CONFIG"
         say "wrote $CONFIG"
+        changed=1
+    fi
+    # It may hold the broker's password: readable by root and the service, no one else.
+    if [ "$(stat -c %a:%U:%G "$CONFIG")" != 640:root:$SERVICE_USER ]; then
+        chown root:"$SERVICE_USER" "$CONFIG"
+        chmod 640 "$CONFIG"
+        say "$CONFIG is readable by root and $SERVICE_USER only"
         changed=1
     fi
     local settings
@@ -133,13 +160,16 @@ print(config.profile, "network" if config.network.enabled else "offline")
     read -r profile network <<< "$settings"
 }
 
-install_user() {
+make_user() {
     if ! getent passwd "$SERVICE_USER" >/dev/null; then
         useradd --system --user-group --home-dir "$STATE_DIR" --no-create-home \
             --shell /usr/sbin/nologin "$SERVICE_USER"
         say "created the user $SERVICE_USER"
         changed=1
     fi
+}
+
+install_groups() {
     local needed nodes wanted=() group have
     needed=$("$VENV/bin/python" -m hardware.access "$profile") || die "fix the profile $profile, then run this again"
     nodes=$("$VENV/bin/python" -m hardware.access --nodes "$profile")
@@ -196,9 +226,8 @@ install_service() {
     if [ "$changed" = 1 ]; then systemctl daemon-reload; fi
     systemctl enable gamebox.service
     if ! systemctl is-active --quiet gamebox.service; then
-        say "gamebox doctor, as the service user (its devices are free while the service is stopped):"
-        runuser -u "$SERVICE_USER" -- env -C /tmp GPIOZERO_PIN_FACTORY=lgpio LG_WD=/tmp \
-            "$VENV/bin/gamebox" doctor --profile "$profile" \
+        say "gamebox doctor, as the service sees it (its devices are free while the service is stopped):"
+        "$PREFIX/systemd/doctor.sh" \
             || say "doctor found problems (above); the service starts anyway and reports them"
         systemctl start gamebox.service
         say "started gamebox.service"
@@ -224,8 +253,9 @@ fi
 [ "$src" != "$PREFIX" ] || die "run this from a clone of the repository, not from $PREFIX"
 install_packages
 install_code
+make_user
 install_config
-install_user
+install_groups
 enable_buses
 install_service
 if [ "$changed" = 1 ]; then

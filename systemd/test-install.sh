@@ -47,7 +47,7 @@ snapshot() {
 }
 
 step "shellcheck"
-check "install.sh and test-install.sh are shellcheck-clean" shellcheck "$src/systemd/install.sh" "$0"
+check "install.sh and test-install.sh are shellcheck-clean" shellcheck "$src/systemd/install.sh" "$src/systemd/doctor.sh" "$0"
 
 step "a clean bookworm root in $root"
 if [ -n "${GAMEBOX_DEBOOTSTRAP_TARBALL:-}" ]; then
@@ -81,8 +81,26 @@ tar -C "$src" --exclude=.git --exclude=.venv --exclude=__pycache__ --exclude='*.
 in_root chown -R builder:builder /home/builder/gamebox
 echo "debian $(cat "$root/etc/debian_version"), clone owned by builder"
 
+step "a link out of the clone is refused before anything is copied"
+ln -s /etc/shadow "$root/home/builder/gamebox/controller/escape.py"
+in_root chown -h builder:builder /home/builder/gamebox/controller/escape.py
+refused=0
+refusal=$(install_sh 2>&1) || refused=1
+# shellcheck disable=SC2016  # the inner shell expands them
+check "install.sh refuses a link that leads out of the clone, naming it" \
+    sh -c '[ "$1" = 1 ] && printf "%s" "$2" | grep -q "refusing /home/builder/gamebox/controller/escape.py"' _ "$refused" "$refusal"
+check "nothing was installed" in_root test ! -e /opt/gamebox/controller
+rm "$root/home/builder/gamebox/controller/escape.py"
+
 step "install (first run)"
-install_sh
+install_log=$(install_sh 2>&1) || { echo "$install_log"; exit 1; }
+echo "$install_log"
+check "the installer's doctor checks the service's own state folder, and advises no chown" \
+    sh -c "! printf '%s' \"\$1\" | grep -q -e 'chown' -e 'not writable'" _ "$install_log"
+check "the config is readable by root and gamebox only (it may hold the broker password)" \
+    test "$(in_root stat -c %a:%U:%G /etc/gamebox/box.toml)" = 640:root:gamebox
+check "the installed scripts keep their execute bit (doctor.sh is run by path)" in_root test -x /opt/gamebox/systemd/doctor.sh
+check "no symbolic link in /opt/gamebox" in_root sh -c '! find /opt/gamebox -path /opt/gamebox/.venv -prune -o -type l -print | grep -q .'
 check "the clone's owner cannot write the installed code" \
     as_builder sh -c '! find /opt/gamebox -writable | grep -q .'
 check "the service user cannot write the installed code" \

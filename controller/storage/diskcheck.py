@@ -70,12 +70,21 @@ def _folder_row(folder: Path, existing: Path, mount: Mount, where: str, floor: i
             return Row("storage", mount.fstype, "FAULT", f"{where}: read-only filesystem{made}",
                        f"{mount.point} is mounted read-only: mount -o remount,rw {mount.point}")
         return Row("storage", mount.fstype, "FAULT", f"{where}: not writable by this user (uid {os.getuid()}){made}",
-                   f"let this user write there: sudo chown -R $USER {existing}")
+                   _ownership_fix(folder))
     if free < floor:
         return Row("storage", mount.fstype, "FAULT", f"{where}: only {_size(free)} free (needs {_size(floor)})",
                    f"free space on {mount.point}")
     made = "" if existing == folder else ", made at first start"
     return Row("storage", mount.fstype, "ok", f"{where}: writable, {_size(free)} free{made}")
+
+
+def _ownership_fix(folder: Path) -> str:
+    """Hand the box its own folder and nothing above it: a chown of /var/lib would break the system."""
+    if len(folder.parts) <= 3:  # /, /var, /var/lib, /home/pi: a folder the system or a person owns
+        return f"set state_dir to a folder of the box's own (such as {folder / 'gamebox'}), not {folder}"
+    if not folder.exists():
+        return f"make it for this user: sudo install -d -o $USER {folder}"
+    return f"let this user write there: sudo chown -R $USER {folder}"
 
 
 def _journal_row(path: Path, storage_fix: str) -> Row:

@@ -101,3 +101,20 @@ def test_a_file_that_is_no_journal_is_a_fault(tmp_path, capsys):
     code, rows, lines = doctor(tmp_path, capsys)
     assert code == 1
     assert rows["journal"][2] == "FAULT" and "file is not a database" in rows["journal"][3]
+
+
+def test_an_unwritable_state_folder_is_fixed_in_that_folder_never_above_it(tmp_path, capsys, monkeypatch):
+    """Issue 19: doctor without the service's state directory advised `sudo chown -R $USER /var/lib`."""
+    import controller.storage.diskcheck as diskcheck
+
+    monkeypatch.setattr(diskcheck.os, "access", lambda path, mode: False)  # as a user who may not write here
+    state = tmp_path / "lib" / "gamebox"
+    (tmp_path / "lib").mkdir()
+    _code, _rows, lines = doctor(state, capsys)
+    fix = next(line for line in lines if line.startswith("fix storage:"))
+    assert fix == f"fix storage: make it for this user: sudo install -d -o $USER {state}"
+    state.mkdir()
+    _code, _rows, lines = doctor(state, capsys)
+    assert f"sudo chown -R $USER {state}" in next(line for line in lines if line.startswith("fix storage:"))
+    for system_folder in ("/var/lib", "/var", "/"):
+        assert "chown" not in diskcheck._ownership_fix(Path(system_folder))

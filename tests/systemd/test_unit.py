@@ -158,3 +158,15 @@ def test_gpiozero_uses_lgpio_or_fails_loudly_never_falls_back(tmp_path: Path) ->
     first, fallbacks = result.stdout.splitlines()
     assert fallbacks == "fallbacks 0"
     assert first == "LGPIOFactory" or first.startswith("error"), result.stdout
+
+
+# The serial ports a die puck or a PN532 on a USB-UART cable appear as, by their names in /proc/devices:
+# a Pico's CDC (ttyACM), FTDI/CP210x/CH340 adapters (ttyUSB, which the virtual Pi's puck is), the Pi's UARTs.
+SERIAL_PORTS = {"/dev/ttyACM0": "ttyACM", "/dev/ttyUSB0": "ttyUSB", "/dev/ttyAMA0": "ttyAMA", "/dev/ttyS0": "ttyS"}
+
+
+@pytest.mark.parametrize("node", SERIAL_PORTS)
+def test_every_serial_port_a_profile_may_name_is_a_device_class_the_sandbox_allows(node: str) -> None:
+    """Doctor, outside the sandbox, said ok for a puck on /dev/ttyUSB0 that the service could not open."""
+    allowed = {value.split()[0]: value.split()[1] for value in service_settings()["DeviceAllow"]}
+    assert allowed.get(f"char-{SERIAL_PORTS[node]}") == "rw", f"{node}: DeviceAllow=char-{SERIAL_PORTS[node]} rw missing"

@@ -1,0 +1,428 @@
+"""The virtual Pi: the box installed by systemd/install.sh and run by a real systemd, in qemu, through real device nodes.
+
+    sudo systemd/test-vm.sh [--arch amd64|arm64] [--keep]
+
+Boots a Debian bookworm guest (systemd/vm/image.py), copies the project in,
+installs it as a Pi's owner would, and plays a whole game of Pirate & Co.
+through the devices of systemd/vm/profile.toml: taps typed on a USB keyboard
+reader over QMP, die presses made on the puck's firmware running under
+MicroPython on the far end of a USB serial port, the sounds caught in a WAV
+file. Then a power cut, the watchdog, a classroom station and the power-off
+card. One line per check, then ``N passed, M failed``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import re
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import wave
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+sys.path.insert(0, str(HERE))
+import image as images  # noqa: E402
+from qemu import BROKER_ADDRESS, Machine, Puck  # noqa: E402
+
+ROOT = images.ROOT
+sys.path.insert(0, str(ROOT))
+
+GAME, PLAYERS, SEED = "pirates", 2, 2  # a short whole game: one round, no parrot (the puck cannot hold)
+GAME_OPTIONS = {"wins_needed": 1, "leave_out": ["parrot"]}
+CONFIG = "/etc/gamebox/box.toml"
+BOX_TOML = f"""# The virtual Pi's box (systemd/vm/run.py): its devices, and a game short enough to play whole.
+profile = "/opt/gamebox/systemd/vm/profile.toml"
+language = "en"
+seed = 1
+handover = 0.0
+repeat_window = 0.0
+[games.pirates]
+wins_needed = {GAME_OPTIONS["wins_needed"]}
+leave_out = {json.dumps(GAME_OPTIONS["leave_out"])}
+"""
+NETWORK_TOML = f'[network]\nenabled = true\nbroker = "{BROKER_ADDRESS}"\nstation = "virtual-pi"\n'
+GAMEBOX = "/opt/gamebox/.venv/bin/gamebox"
+AS_SERVICE_USER = "runuser -u gamebox -- env -C /var/lib/gamebox"
+DENIALS = re.compile(r"audit|EPERM|Permission denied|Operation not permitted|Traceback", re.I)
+
+
+class Report:
+    def __init__(self) -> None:
+        self.passed = self.failed = 0
+
+    def check(self, what: str, ok: bool, detail: str = "") -> bool:
+        print(f"{'PASS' if ok else 'FAIL'} {what}{f' ({detail})' if detail else ''}", flush=True)
+        if ok:
+            self.passed += 1
+        else:
+            self.failed += 1
+        return ok
+
+
+@dataclass
+class Plan:
+    """A reference game played by bots on the host's own box: the inputs, and the referee after each action."""
+
+    groups: list[list[str]] = field(default_factory=list)  # the inputs that make one action
+    states: list[dict] = field(default_factory=list)  # the referee after 1, 2, ... actions
+    cards: set[str] = field(default_factory=set)
+
+
+def reference(where: Path) -> Plan:
+    from controller.autoplay import Autoplayer, run_inputs
+    from tests.box.helpers import make_box
+
+    box, _stage, clock = make_box(where, seed=1, handover=0.0, repeat_window=0.0, games={GAME: GAME_OPTIONS})
+    box.new_game(GAME, PLAYERS)
+    auto = Autoplayer(box, SEED)
+    plan = Plan()
+    while not box.engine.over:
+        inputs = auto.inputs(auto.choose()[1])
+        lines = [f"{i.kind} {i.value}" for i in inputs]
+        if any(i.kind == "hold" for i in inputs):
+            raise SystemExit(f"the reference game needs a hold, which the puck cannot make: {lines}")
+        run_inputs(box, inputs, clock.advance)
+        if len(box.engine.log) != len(plan.states) + 1:
+            raise SystemExit(f"{lines} made {len(box.engine.log) - len(plan.states)} actions, not one")
+        plan.groups.append(lines)
+        plan.states.append(json.loads(box.engine.to_json()))
+        plan.cards |= {i.value for i in inputs if i.kind == "tap"}
+    plan.cards |= {f"control-game-{GAME}", f"control-players-{PLAYERS}", "control-power-off"}
+    return plan
+
+
+def uids(cards: set[str]) -> dict[str, int]:
+    """A 4-byte uid for each card, as the reader types it (decimal)."""
+    return {card: 0x10000000 + n for n, card in enumerate(sorted(cards))}
+
+
+class Broker:
+    """Mosquitto on the host's loopback, on a port the system hands out."""
+
+    def __init__(self, where: Path) -> None:
+        probe = socket.socket()
+        probe.bind(("127.0.0.1", 0))
+        self.port = probe.getsockname()[1]
+        probe.close()
+        self.log = where / "mosquitto.log"
+        conf = where / "mosquitto.conf"
+        conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\nlog_dest file {self.log}\n"
+                        "log_type all\npersistence false\n")
+        self.process = subprocess.Popen(["mosquitto", "-c", str(conf)], stdout=subprocess.DEVNULL,
+                                        stderr=subprocess.DEVNULL)
+
+    def connections(self) -> int:
+        text = self.log.read_text(errors="replace") if self.log.exists() else ""
+        return text.count("New client connected")
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(10)
+
+
+class VirtualPi:
+    """The guest and what the test does to it: boot, type, press, read its journal."""
+
+    def __init__(self, arch: str, image: images.Image, where: Path, source: Path, broker: Broker | None) -> None:
+        self.arch, self.image, self.where, self.source, self.broker = arch, image, where, source, broker
+        self.disk = images.working_copy(image, where)
+        self.boots = 0
+        self.machine: Machine | None = None
+        self.puck: Puck | None = None
+        self.typed: dict[str, int] = {}
+
+    def boot(self, timeout: float) -> float:
+        self.boots += 1
+        self.machine = Machine(self.arch, self.image, self.disk, self.source, self.where, self.boots,
+                               broker_port=self.broker.port if self.broker else None)
+        seconds = self.machine.wait_agent(timeout)
+        self.puck = Puck(self.machine, self.where)
+        return seconds
+
+    def sh(self, command: str, timeout: float = 300.0) -> tuple[int | None, str]:
+        assert self.machine is not None
+        return self.machine.sh(command, timeout)
+
+    def ok(self, command: str, timeout: float = 300.0) -> str:
+        rc, out = self.sh(command, timeout)
+        if rc != 0:
+            raise RuntimeError(f"{command!r} exited {rc}: {out[-2000:]}")
+        return out
+
+    def stop(self) -> None:
+        if self.puck is not None:
+            self.puck.stop()
+            self.puck = None
+        if self.machine is not None:
+            self.machine.close()
+            self.machine = None
+
+    def tap(self, card: str) -> None:
+        assert self.machine is not None
+        self.machine.type_text(f"{self.typed[card]}\n")
+
+    def perform(self, line: str) -> None:
+        kind, value = line.split(" ", 1)
+        if kind == "tap":
+            self.tap(value)
+        elif kind == "press":
+            assert self.puck is not None
+            self.puck.press()
+        elif kind == "wait":
+            time.sleep(float(value) + 0.5)
+        else:
+            raise ValueError(line)
+        time.sleep(0.3)
+
+    def journal(self, unit: str = "gamebox", boot: bool = True) -> str:
+        return self.ok(f"journalctl {'-b' if boot else ''} -u {unit} -o cat --no-pager")
+
+    def acknowledged(self) -> int:
+        """The highest action the service has said is durable (``accepted N``), this boot; -1 before any."""
+        found = re.findall(r"^accepted (\d+)$", self.journal(), re.M)
+        return max(map(int, found), default=-1)
+
+    def wait_for(self, what: str, test, timeout: float, every: float = 0.5):
+        deadline = time.monotonic() + timeout
+        while True:
+            value = test()
+            if value:
+                return value
+            if time.monotonic() > deadline:
+                raise TimeoutError(f"waited {timeout:.0f} s for {what}")
+            time.sleep(every)
+
+    def status(self) -> dict:
+        return json.loads(self.ok(f"{AS_SERVICE_USER} {GAMEBOX} status --json --config {CONFIG}"))
+
+    def service_pid(self) -> int:
+        return int(self.ok("systemctl show -p MainPID --value gamebox").strip())
+
+    def wait_ready(self, timeout: float) -> None:
+        """The service is active (notify: READY sent) and its puck has said HELLO."""
+        self.wait_for("gamebox to be active", lambda: self.sh("systemctl is-active -q gamebox")[0] == 0, timeout)
+        self.wait_for("the die puck's HELLO", lambda: "puck:die: firmware" in self.journal(), timeout)
+
+
+def play(pi: VirtualPi, plan: Plan, start: int, stop: int, report: Report) -> bool:
+    """Perform the plan's action groups [start, stop), each until the service has acknowledged its action."""
+    for n in range(start, stop):
+        for line in plan.groups[n]:
+            pi.perform(line)
+        try:
+            pi.wait_for(f"accepted {n}", lambda n=n: pi.acknowledged() >= n, 90)
+        except TimeoutError as error:
+            return report.check(f"action {n} ({'; '.join(plan.groups[n])}) acknowledged", False, str(error))
+    return True
+
+
+def same_game(status: dict, expected: dict) -> bool:
+    return all(status.get(key) == value for key, value in expected.items() if key in status)
+
+
+def sound_found(recording: Path, sound: Path) -> float:
+    """How strongly ``sound`` is in ``recording``: the best normalised correlation of its envelope (0..1)."""
+    import numpy as np
+
+    def envelope(path: Path, rate: int = 1000) -> np.ndarray:
+        with wave.open(str(path)) as w:
+            frames = np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(np.float32)
+            frames = frames.reshape(-1, w.getnchannels()).mean(axis=1)
+            step = max(1, w.getframerate() // rate)
+        usable = len(frames) // step * step
+        return np.abs(frames[:usable]).reshape(-1, step).mean(axis=1)
+
+    heard, wanted = envelope(recording), envelope(sound)
+    if len(heard) < len(wanted) or not wanted.any():
+        return 0.0
+    wanted = (wanted - wanted.mean()) / (wanted.std() or 1)
+    windows = np.lib.stride_tricks.sliding_window_view(heard, len(wanted))
+    std = windows.std(axis=1)
+    std[std == 0] = np.inf
+    scores = ((windows - windows.mean(axis=1, keepdims=True)) @ wanted) / (std * len(wanted))
+    return float(scores.max())
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--arch", choices=["amd64", "arm64"], default="amd64")
+    parser.add_argument("--cache", default="/var/cache/gamebox-vm", help="where the images are kept between runs")
+    parser.add_argument("--keep", action="store_true", help="keep the run's folder (disk, logs, the WAV)")
+    args = parser.parse_args()
+    cache = Path(args.cache)
+    cache.mkdir(parents=True, exist_ok=True)
+    began = time.monotonic()
+    boot_timeout = 600 if args.arch == "amd64" else 1800
+    say = lambda line: print(f"test-vm: {line}", flush=True)  # noqa: E731
+    image = images.disk(cache, args.arch, say)
+    say(f"image ready in {time.monotonic() - began:.0f} s")
+    where = Path(tempfile.mkdtemp(prefix="gamebox-vm.", dir="/var/tmp"))
+    report = Report()
+    broker = Broker(where)
+    pi = VirtualPi(args.arch, image, where, images.source_disk(where), broker)
+    try:
+        plan = reference(where / "reference")
+        pi.typed = uids(plan.cards)
+        checks(pi, plan, report, boot_timeout, say)
+    except Exception as error:  # a step that could not run: the checks after it cannot either
+        report.check("the virtual Pi ran to the end", False, f"{type(error).__name__}: {error}")
+    finally:
+        pi.stop()
+        broker.stop()
+        if args.keep:
+            say(f"kept {where}")
+        else:
+            shutil.rmtree(where, ignore_errors=True)
+    say(f"{args.arch}: {time.monotonic() - began:.0f} s in all")
+    print(f"{report.passed} passed, {report.failed} failed", flush=True)
+    return 1 if report.failed else 0
+
+
+def checks(pi: VirtualPi, plan: Plan, report: Report, boot_timeout: float, say) -> None:
+    seconds = pi.boot(boot_timeout)
+    say(f"booted: the control line answered {seconds:.0f} s after power-on")
+    # -- 1. install as a Pi's owner would: a clone owned by a user, the installer as root ------------------
+    pi.ok("mkdir -p /mnt/src && mount -o ro /dev/vdb /mnt/src && cp -a /mnt/src /home/builder/gamebox"
+          " && chown -R builder:builder /home/builder/gamebox && umount /mnt/src")
+    pi.ok(f"install -d -m 755 /etc/gamebox && cat > {CONFIG} <<'TOML'\n{BOX_TOML}TOML")
+    rc, out = pi.sh("/home/builder/gamebox/systemd/install.sh 2>&1", timeout=1800)
+    (pi.where / "install.log").write_text(out)
+    report.check("install.sh succeeds in the guest", rc == 0, out.strip().splitlines()[-1] if out.strip() else "")
+    if rc != 0:
+        print(out[-3000:])
+        return
+    out = pi.ok("systemd-analyze security gamebox.service --no-pager")
+    level = re.search(r"Overall exposure level for gamebox.service: ([\d.]+)", out)
+    report.check("systemd-analyze security rates the installed unit at most 2.0",
+                 level is not None and float(level.group(1)) <= 2.0, level.group(0) if level else out[-300:])
+    report.check("the config holding broker secrets is not world-readable",
+                 pi.ok(f"stat -c %a:%U:%G {CONFIG}").strip() == "640:root:gamebox",
+                 pi.ok(f"stat -c %a:%U:%G {CONFIG}").strip())
+    report.check("install.sh's doctor found no false storage fault",
+                 "chown" not in out and "/var/lib" not in (pi.where / "install.log").read_text().split("doctor", 1)[-1]
+                 .split("started", 1)[0].replace("/var/lib/gamebox", ""))
+    # -- enrol the game's cards (the registry's own API, as the service user, the service stopped) ---------
+    pi.ok("systemctl stop gamebox")
+    rows = json.dumps({card: f"{uid:08x}" for card, uid in pi.typed.items()})
+    pi.ok(f"{AS_SERVICE_USER} /opt/gamebox/.venv/bin/python -c 'import json, sys; "
+          "from controller.box.tags import Registry; r = Registry(\"/var/lib/gamebox/tags.sqlite\"); "
+          f"[r.enroll(bytes.fromhex(u), c) for c, u in json.loads(sys.argv[1]).items()]' '{rows}'")
+    # -- 2. every device through the sandbox; doctor as the service sees it -------------------------------
+    out = pi.ok("/opt/gamebox/systemd/doctor.sh 2>&1; echo rc=$?", timeout=600)
+    (pi.where / "doctor.log").write_text(out)
+    report.check("doctor, run in the service's own sandbox, says ok for every device",
+                 out.rstrip().endswith("rc=0"), out.strip().splitlines()[-2] if out.strip() else "")
+    pi.ok("systemctl start gamebox")
+    pi.wait_ready(300)
+    report.check("systemctl is-active gamebox", pi.sh("systemctl is-active gamebox")[1].strip() == "active")
+    log = pi.journal()
+    denied = [line for line in log.splitlines() if DENIALS.search(line)]
+    kernel = [line for line in pi.ok("journalctl -b -k -o cat --no-pager").splitlines()
+              if "audit" in line and "gamebox" in line]
+    report.check("the service opened its reader, puck and speaker with no denial in the journal",
+                 not denied and not kernel, "; ".join((denied + kernel)[:3]))
+    opened = pi.ok("ls -l /proc/$(systemctl show -p MainPID --value gamebox)/fd")
+    report.check("the service holds /dev/input/event*, /dev/ttyUSB0 and /dev/snd/* open",
+                 all(node in opened for node in ("/dev/input/event", "/dev/ttyUSB0", "/dev/snd/")),
+                 ", ".join(sorted(set(re.findall(r"-> (/dev/\S+)", opened)))))
+    # -- 3. (first half) the game through the devices ------------------------------------------------------
+    pi.tap(f"control-game-{GAME}")
+    time.sleep(1)
+    pi.tap(f"control-players-{PLAYERS}")
+    half = len(plan.groups) // 2
+    if not play(pi, plan, 0, half, report):
+        return
+    acked = pi.acknowledged()
+    report.check("the first half of the game played through the reader and the puck",
+                 acked == half - 1 and same_game(pi.status(), plan.states[acked]), f"accepted 0..{acked}")
+    # -- 4. a power cut mid-game ------------------------------------------------------------------------------
+    assert pi.machine is not None
+    pi.stop()  # the puck's firmware goes with the box's power
+    seconds = pi.boot(boot_timeout)
+    pi.wait_ready(300)
+    ready = re.search(r"\[\s*([\d.]+)\] \S+ systemd\[1\]: Started gamebox.service",
+                      pi.ok("journalctl -b -o short-monotonic --no-pager -u gamebox"))
+    say(f"power-on to READY after the power cut: {ready.group(1) if ready else '?'} s of the guest's clock "
+        f"(control line {seconds:.0f} s by the host's)")
+    status = pi.status()
+    resumed = len(status.get("log", [])) if "log" in status else status.get("actions")
+    report.check("after the power cut the box resumed exactly the acknowledged actions",
+                 same_game(status, plan.states[acked]) and resumed in (None, acked + 1),
+                 f"acknowledged {acked + 1}, resumed {resumed}")
+    # -- 5. the watchdog -----------------------------------------------------------------------------------
+    pid = pi.service_pid()
+    restarts = int(pi.ok("systemctl show -p NRestarts --value gamebox"))
+    pi.ok(f"kill -STOP {pid}")
+    try:
+        pi.wait_for("systemd to restart the stopped daemon",
+                    lambda: pi.service_pid() not in (0, pid) and pi.sh("systemctl is-active -q gamebox")[0] == 0, 120)
+        pi.wait_ready(300)
+        report.check("the watchdog restarted a hung daemon and the game resumed",
+                     int(pi.ok("systemctl show -p NRestarts --value gamebox")) > restarts
+                     and same_game(pi.status(), plan.states[acked]))
+    except TimeoutError as error:
+        report.check("the watchdog restarted a hung daemon and the game resumed", False, str(error))
+    # -- 3. (second half) to the end ------------------------------------------------------------------------
+    if not play(pi, plan, half, len(plan.groups), report):
+        return
+    final = pi.status()
+    history = pi.ok(f"{AS_SERVICE_USER} {GAMEBOX} history --config {CONFIG}")
+    report.check("the whole game ended as the reference did (status and history agree)",
+                 same_game(final, plan.states[-1]) and final.get("over") is True and "pirates" in history.lower(),
+                 f"winners {final.get('winners')}")
+    time.sleep(3)  # the winner's show plays out
+    # -- 7. a classroom station --------------------------------------------------------------------------------
+    station(pi, report)
+    # -- the speaker -------------------------------------------------------------------------------------------
+    # -- 6. the power-off card ---------------------------------------------------------------------------------
+    assert pi.machine is not None
+    recording = pi.machine.wav
+    pi.tap("control-power-off")
+    off = pi.machine.wait_exit(180)
+    report.check("the power-off card powers the machine off through logind (qemu exits)", off)
+    for name in ("card-ok", "treasure-fanfare"):
+        score = sound_found(recording, ROOT / f"sounds/{name}.wav")
+        report.check(f"the speaker played {name}.wav", score > 0.8, f"correlation {score:.2f}")
+    pi.stop()
+    if not off:
+        return
+    pi.boot(boot_timeout)
+    pi.wait_ready(300)
+    status = pi.status()
+    report.check("the next boot shows the menu (the game was over)", status.get("over") in (None, True),
+                 json.dumps(status)[:200])
+
+
+def station(pi: VirtualPi, report: Report) -> None:
+    """[network] on: install.sh adds the drop-in and the box reaches the host's broker; without it, no socket."""
+    assert pi.broker is not None
+    before = pi.broker.connections()
+    pi.ok(f"cat >> {CONFIG} <<'TOML'\n{NETWORK_TOML}TOML")
+    pi.ok("/home/builder/gamebox/systemd/install.sh 2>&1", timeout=900)
+    try:
+        pi.wait_for("the station to reach the broker", lambda: pi.broker.connections() > before, 120)
+        reached = True
+    except TimeoutError:
+        reached = False
+    report.check("a station with the network drop-in reaches a Mosquitto on the host's loopback", reached)
+    pi.ok("rm /etc/systemd/system/gamebox.service.d/network.conf && systemctl daemon-reload && systemctl restart gamebox")
+    pi.wait_ready(300)
+    before = pi.broker.connections()
+    time.sleep(15)
+    log = pi.journal()
+    report.check("without the drop-in the station cannot open a socket",
+                 pi.broker.connections() == before and re.search(r"Address family not supported|Errno 97", log) is not None,
+                 "no connection reached the broker")
+    pi.ok(f"sed -i '/^\\[network\\]/,$d' {CONFIG} && /home/builder/gamebox/systemd/install.sh 2>&1", timeout=900)
+    pi.wait_ready(300)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
