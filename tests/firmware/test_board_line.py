@@ -32,9 +32,10 @@ def stalled_line() -> Iterator[tuple[int, int]]:
     tty.setraw(box_end)
     flags = fcntl.fcntl(puck_end, fcntl.F_GETFL)
     fcntl.fcntl(puck_end, fcntl.F_SETFL, flags | os.O_NONBLOCK)
-    with contextlib.suppress(BlockingIOError):
-        while True:
-            os.write(puck_end, b"old" * 1000)
+    while select.select([], [puck_end], [], 0.05)[1]:  # until the kernel has moved all it will towards the box
+        with contextlib.suppress(BlockingIOError):
+            while True:
+                os.write(puck_end, b"old" * 1000)
     fcntl.fcntl(puck_end, fcntl.F_SETFL, flags)
     try:
         yield puck_end, box_end

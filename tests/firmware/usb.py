@@ -10,10 +10,13 @@ ticks of a fake clock.
 
 from __future__ import annotations
 
+import array
 import asyncio
+import fcntl
 import os
 import pty
 import select
+import termios
 import tty
 from pathlib import Path
 from typing import Any
@@ -63,6 +66,17 @@ class UsbCable:
 
     def wait_for(self, line: str) -> bool:
         return wait_until(lambda: line in self.lines())
+
+    def box_has_read(self) -> bool:
+        """Has the box's side read everything the puck said so far?"""
+        waiting = array.array("i", [0])
+        fcntl.ioctl(self._slave, termios.FIONREAD, waiting)
+        return waiting[0] == 0
+
+    def box_link(self) -> str | None:
+        """The link named in the box's latest HELLO, once it has said one (the puck's answer must name it)."""
+        hellos = [line for line in self.lines() if line.startswith("HELLO gamebox proto=") and " link=" in line]
+        return hellos[-1].rsplit(" link=", 1)[1] if hellos else None
 
     def streams(self) -> tuple[Recorded, Recorded]:
         """The puck end as the byte streams MicroPython's sys.stdin.buffer and sys.stdout.buffer are."""
