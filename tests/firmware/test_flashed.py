@@ -106,3 +106,40 @@ def test_a_0x03_byte_and_a_fault_in_the_loop_never_stop_the_puck(tmp_path: Path,
         assert "repl" not in pico.events()
 
     asyncio.run(scenario())
+
+
+def test_a_box_that_holds_the_port_but_stops_reading_never_freezes_the_ring(tmp_path: Path):
+    async def scenario() -> None:
+        async with flashed(tmp_path) as table:
+            pico = table.pico
+            assert wait_until(table.linked)
+            pico.switch("stall")
+            pico.fill_line()
+            before = len(pico.frames())
+            pico.press(True)  # its PRESS, and the PONGs after, find no room on the line
+            spinning = wait_until(lambda: len(pico.frames()) > before + 20, timeout=5)  # the spin's 3 s: ~29 frames
+            pico.press(False)
+            pico.switch("carry")
+            assert spinning, "the ring went on spinning"
+
+    asyncio.run(scenario())
+
+
+def test_a_press_kept_in_the_pico_s_usb_buffer_while_the_box_was_away_never_rolls(tmp_path: Path):
+    async def scenario() -> None:
+        async with flashed(tmp_path) as table:
+            pico, die = table.pico, table.die
+            assert wait_until(table.linked)
+            pico.switch("hold")  # the box stops hearing the puck, and the puck the box
+            pico.press(True)  # a child presses at once, while the puck still thinks the box is there
+            assert wait_until(lambda: b"PRESS" in pico.kept)
+            pico.press(False)
+            assert wait_until(lambda: die.fault is not None), "the box lost the link and closes the port"
+            assert wait_until(lambda: b"HELLO gamebox" in pico.from_box), "and opens it again"
+            pico.release()  # the Pico's buffer reaches the box: the old PRESS first
+            assert wait_until(lambda: table.linked()), "the puck answered the new opening"
+            await asyncio.sleep(0)  # the loop's turn to take in what the reader posted before that answer
+            assert not [e for e in table.sink.drain() if isinstance(e, PuckPressed)], "the old press rolled"
+            await table.roll()  # a press made now rolls
+
+    asyncio.run(scenario())

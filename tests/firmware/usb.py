@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import array
 import asyncio
+import contextlib
 import fcntl
 import os
 import pty
@@ -173,6 +174,7 @@ class FlashedPico:
         self.cable, self.board = cable, board
         board.mkdir(parents=True, exist_ok=True)
         self._line, line = pty.openpty()
+        self._line_name = os.ttyname(line)
         tty.setraw(line)
         attrs = termios.tcgetattr(line)
         attrs[3] |= termios.ISIG  # 0x03 interrupts, as on a Pico at power-on
@@ -183,21 +185,54 @@ class FlashedPico:
             stdin=line, stdout=line, stderr=self._stderr, close_fds=True,
         )
         os.close(line)
+        self.mode = "carry"  # or "stall": the box reads nothing; or "hold": nobody reads, as with the port closed
+        self.kept = b""  # what the puck wrote while held: a Pico's USB buffer keeps the last 256 bytes
+        self.from_box = b""  # what the box wrote while held (it never reaches the puck)
+        self._turns = 0  # passes of the bridge: a new mode holds once a pass has begun with it
         self._stop = threading.Event()
         self._bridge = threading.Thread(target=self._carry, name="usb-bridge", daemon=True)
         self._bridge.start()
 
     def _carry(self) -> None:
-        ends = {self.cable.master: self._line, self._line: self.cable.master}
         while not self._stop.is_set():
+            mode = self.mode
+            self._turns += 1
+            ends = [self.cable.master] if mode == "stall" else [self.cable.master, self._line]
             try:
-                for end in select.select(list(ends), [], [], 0.02)[0]:
+                for end in select.select(ends, [], [], 0.02)[0]:
                     data = os.read(end, 4096)
                     if not data:
                         return
-                    os.write(ends[end], data)
+                    if mode == "hold" and end == self._line:
+                        self.kept = (self.kept + data)[-256:]
+                    elif mode == "hold":
+                        self.from_box += data
+                    else:
+                        os.write(self._line if end == self.cable.master else self.cable.master, data)
             except (OSError, ValueError):  # the firmware stopped (its end closed), or the cable is out
                 return
+
+    def switch(self, mode: str) -> None:
+        """``carry``, ``stall`` or ``hold``, in force once this returns."""
+        self.mode, turns = mode, self._turns
+        assert wait_until(lambda: self._turns >= turns + 2 or not self._bridge.is_alive())
+
+    def release(self) -> None:
+        """Carry again, first delivering to the box what the puck wrote while held."""
+        os.write(self.cable.master, self.kept)
+        self.kept, self.from_box, self.mode = b"", b"", "carry"
+
+    def fill_line(self) -> None:
+        """Fill the firmware's line towards the box, so its next write finds no room (the box reads nothing)."""
+        end = os.open(self._line_name, os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK)
+        try:
+            while select.select([], [end], [], 0.05)[1]:
+                for size in (3000, 1):  # big writes, then single bytes into the room the last one left
+                    with contextlib.suppress(BlockingIOError):
+                        while True:
+                            os.write(end, b"o" * size)
+        finally:
+            os.close(end)
 
     def press(self, down: bool = True) -> None:
         (self.board / "pin15").write_text("0" if down else "1")
