@@ -86,6 +86,20 @@ def test_a_press_across_the_ticks_wrap_still_counts():
     assert ticks.diff(5, ticks.PERIOD - 5) == 10
 
 
+def test_the_ticks_are_micropython_s_own_there_and_the_rp2_port_s_arithmetic_under_cpython():
+    """On a Pico, time.ticks_diff keeps to small integers; a Python stand-in with 2**30 would make long ones each call."""
+    import time
+
+    if hasattr(time, "ticks_diff"):  # MicroPython (mp_run.py)
+        assert ticks.diff is time.ticks_diff and ticks.add is time.ticks_add
+        return
+    half = ticks.PERIOD // 2
+    assert ticks.PERIOD == 1 << 30
+    assert ticks.add(ticks.PERIOD - 1, 1) == 0 and ticks.add(0, -1) == ticks.PERIOD - 1
+    assert ticks.diff(ticks.add(7, half - 1), 7) == half - 1, "the longest interval a difference can tell"
+    assert ticks.diff(ticks.add(7, half), 7) == -half, "one more looks like the past, as time.ticks_diff says"
+
+
 # -- the shake switch -----------------------------------------------------------------
 def rattle(puck, start, changes, every=40):
     level, now = False, start
