@@ -19,10 +19,10 @@ from puck.board import Board
 WATCHDOG_MS = 8000  # the RP2040's longest is 8388 ms; a loop pass takes milliseconds
 
 
-def log_line(error: BaseException) -> bytes:
+def log_line(error: BaseException) -> str:
     """``LOG reset: <what escaped>`` in printable ASCII, short enough for one protocol line."""
     text = "LOG reset: %s %s" % (type(error).__name__, error)
-    return "".join(c if " " <= c <= "~" else "?" for c in text[:80]).encode() + b"\n"
+    return "".join(c if " " <= c <= "~" else "?" for c in text[:80]) + "\n"
 
 
 def main() -> None:
@@ -39,7 +39,7 @@ def main() -> None:
         App(board).run()
     except BaseException as error:  # whatever it is, a puck at its REPL is a dead die at the table
         try:
-            sys.stdout.write(log_line(error).decode())
+            sys.stdout.write(log_line(error))
             time.sleep_ms(100)  # let the line leave the USB buffer
         except BaseException:  # noqa: S110  (the reset below matters more than the log line)
             pass

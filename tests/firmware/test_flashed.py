@@ -134,12 +134,42 @@ def test_a_press_kept_in_the_pico_s_usb_buffer_while_the_box_was_away_never_roll
             pico.press(True)  # a child presses at once, while the puck still thinks the box is there
             assert wait_until(lambda: b"PRESS" in pico.kept)
             pico.press(False)
-            assert wait_until(lambda: die.fault is not None), "the box lost the link and closes the port"
+            assert wait_until(lambda: die.fault is not None, timeout=10), "the box lost the link (3 s) and closes the port"
             assert wait_until(lambda: b"HELLO gamebox" in pico.from_box), "and opens it again"
             pico.release()  # the Pico's buffer reaches the box: the old PRESS first
             assert wait_until(lambda: table.linked()), "the puck answered the new opening"
             await asyncio.sleep(0)  # the loop's turn to take in what the reader posted before that answer
             assert not [e for e in table.sink.drain() if isinstance(e, PuckPressed)], "the old press rolled"
             await table.roll()  # a press made now rolls
+
+    asyncio.run(scenario())
+
+
+def test_the_button_held_while_plugging_in_leaves_the_repl_to_mpremote(tmp_path: Path):
+    board = tmp_path / "board"
+    board.mkdir()
+    (board / "pin15").write_text("0")  # held before the power comes
+
+    async def scenario() -> None:
+        async with flashed(tmp_path) as table:
+            assert wait_until(lambda: "repl" in table.pico.events())
+            assert table.die.info is None, "no firmware answers"
+        assert table.pico.events() == ["kbd_intr 3", "boot", "kbd_intr -1", "kbd_intr 3", "repl"], "Ctrl-C works, no watchdog"
+
+    asyncio.run(scenario())
+
+
+def test_a_child_pressing_through_a_reset_of_the_puck_s_own_does_not_stop_it(tmp_path: Path):
+    async def scenario() -> None:
+        async with flashed(tmp_path) as table:
+            pico = table.pico
+            assert wait_until(table.linked)
+            pico.press(True)
+            pico.fail_once()
+            assert wait_until(lambda: pico.events().count("boot") == 2 and pico.events()[-1] == "watchdog 8000")
+            pico.press(False)
+            assert wait_until(pico.ready, timeout=10), "running, and linked again (after a spin, if the press rolled)"
+            await table.roll()
+        assert "repl" not in pico.events()
 
     asyncio.run(scenario())
