@@ -221,7 +221,8 @@ class SerialPuck(Threaded, DiePuck):
             if raw.endswith(b"\r"):  # the ending's; any other \r is unprintable like the rest
                 raw = raw[:-1]
             if len(raw) > MAX_LINE:
-                self._refuse("too-long", "")
+                if self.info is not None:  # (before the link, as any line: dropped)
+                    self._refuse("too-long", "")
             else:
                 self._heard("".join(chr(b) if 32 <= b < 127 else "?" for b in raw).strip())
         if len(buffer) > MAX_LINE + 1:  # no end in sight (room for a line and its \r): answer once its end comes
@@ -241,16 +242,18 @@ class SerialPuck(Threaded, DiePuck):
         self._unanswered += 1
 
     def _heard(self, line: str) -> None:
-        """One line from the puck. Only its own lines since its HELLO answered this connection's count: not an echo, not an old line."""
+        """One line from the puck. Only its own lines since its HELLO answered this opening count: not an echo, not an old line.
+
+        Before that answer the box acts on nothing and answers nothing: what
+        comes then was written for an earlier opening, or is the tail of a
+        line cut when the port opened.
+        """
         verb, _, rest = line.partition(" ")
-        if verb in ("PRESS", "PONG"):
-            if self.info is None:  # written before the puck heard this connection's HELLO
-                log.info("%s: %s from before the link, dropped", self.device, verb)
-                return
-            self._unanswered = 0
-            if verb == "PRESS":
-                self._sink.post(PuckPressed(self.name, at=self._clock.monotonic()))
-        elif verb == "HELLO" and (info := parse_hello(rest)) is not None and info.version != "gamebox":
+        if verb == "LOG":
+            log.warning("%s says: %s", self.device, rest)
+        elif verb == "ERR" or line.startswith("HELLO gamebox"):
+            log.warning("%s did not understand the box: %s", self.device, line)
+        elif verb == "HELLO" and (info := parse_hello(rest)) is not None:
             if info.link not in (None, self._link):  # at power-on ("-"), or an answer to an earlier opening
                 log.info("%s: a HELLO that does not answer this link (%s), waiting for one", self.device, info.link)
                 if self.info is not None and info.link == "-":  # it restarted on an open port: greet it again
@@ -260,10 +263,12 @@ class SerialPuck(Threaded, DiePuck):
                 return
             self._unanswered = 0
             self._greeted(info)
-        elif verb == "LOG":
-            log.warning("%s says: %s", self.device, rest)
-        elif verb == "ERR" or line.startswith("HELLO gamebox"):
-            log.warning("%s did not understand the box: %s", self.device, line)
+        elif self.info is None:
+            log.info("%s: %r from before the link, dropped", self.device, line)
+        elif verb in ("PRESS", "PONG"):
+            self._unanswered = 0
+            if verb == "PRESS":
+                self._sink.post(PuckPressed(self.name, at=self._clock.monotonic()))
         elif line:
             log.warning("%s: a line the box does not understand: %r", self.device, line)
             self._refuse("unknown", line)

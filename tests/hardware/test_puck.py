@@ -240,6 +240,8 @@ def test_lines_the_puck_wrote_before_it_answered_this_opening_never_roll(tmp_pat
     async def scenario():
         with connected(tmp_path, hello=None) as link:
             cable, box_link = link.cable, link.cable.box_link()
+            cable.puck_says("ELLO 1.1.0 proto=1 leds=12 caps=button,ring link=-")  # cut as the port opened
+            cable.puck_says(b"z" * 200 + b"\n")
             cable.puck_says("PRESS")  # pressed while the box was away
             cable.puck_says("HELLO 1.1.0 proto=1 leds=12 caps=button,ring link=-")  # its HELLO at power-on
             cable.puck_says("PONG")
@@ -255,6 +257,7 @@ def test_lines_the_puck_wrote_before_it_answered_this_opening_never_roll(tmp_pat
             events += link.sink.drain()
             info = link.die.info
         assert kinds(events).count("PuckPressed") == 1
+        assert [line for line in cable.lines() if line.startswith("ERR")] == ["ERR unknown WIBBLE"], "nothing old answered"
         assert info is not None and info.link == box_link
 
     asyncio.run(scenario())
