@@ -52,7 +52,7 @@ def drain(box_end: int) -> bytes:
     return data
 
 
-def test_a_box_that_stops_reading_never_stops_the_loop_and_its_hello_drops_what_waited(tmp_path):
+def test_a_box_that_stops_reading_never_stops_the_loop_and_its_hello_drops_what_waited():
     with stalled_line() as (puck_end, box_end):
         now = [0]
         board = Board(stdin=open(puck_end, "rb", buffering=0, closefd=False),
