@@ -21,12 +21,15 @@ class App:
         now = board.ticks_ms()
         for line in self.lines.feed(board.read()):
             puck.received(line, now)
+        if puck.take_box_hello():  # the box opened the line anew: what waited for the old one is stale
+            board.discard()
         puck.button(board.button_down(), now)
         if board.has_shake:
             puck.shake(board.shaken(), now)
         puck.tick(now)
         for line in puck.take_lines():
             board.write(line.encode() + b"\n")
+        board.flush()
         pixels = puck.frame(now)
         if pixels is not self._shown:
             board.show(pixels)

@@ -9,12 +9,14 @@ import select
 import sys
 import time
 
-from machine import Pin
+from machine import WDT, Pin
 from neopixel import NeoPixel
 
 from puck import settings
 
 READ_MAX = 64  # bytes taken off the line per loop pass
+WRITE_MAX = 64  # bytes put on the line per loop pass
+UNSENT_MAX = 256  # bytes kept for a box that has stopped reading; a line that does not fit is dropped
 
 
 class Board:
@@ -35,6 +37,10 @@ class Board:
         self._out = stdout if stdout is not None else sys.stdout.buffer
         self._poll = select.poll()
         self._poll.register(stdin if stdin is not None else sys.stdin, select.POLLIN)  # the documented way to poll USB
+        self._room = select.poll()
+        self._room.register(stdout if stdout is not None else sys.stdout, select.POLLOUT)
+        self._unsent = bytearray()
+        self._watchdog: WDT | None = None
 
     @property
     def has_shake(self) -> bool:
@@ -57,10 +63,35 @@ class Board:
         return bytes(data)
 
     def write(self, data: bytes) -> None:
-        self._out.write(data)
+        """Queue ``data`` (one whole line) for :meth:`flush`; dropped whole if too much waits already."""
+        if len(self._unsent) + len(data) <= UNSENT_MAX:
+            self._unsent.extend(data)
+
+    def flush(self) -> None:
+        """Put what waits on the line, a byte at a time while the line has room for one: never wait.
+
+        A box that holds the port open but has stopped reading must not stop
+        the loop: on a Pico a write into a full USB buffer waits up to 500 ms.
+        """
+        sent = 0
+        while sent < len(self._unsent) and sent < WRITE_MAX and self._room.poll(0):
+            self._out.write(self._unsent[sent : sent + 1])
+            sent += 1
+        if sent:
+            self._unsent = self._unsent[sent:]
+
+    def discard(self) -> None:
+        """Forget what has not gone out yet (the box has opened the line anew: it is stale)."""
+        self._unsent = bytearray()
+
+    def start_watchdog(self, ms: int) -> None:
+        """Reset the Pico if the loop stops waiting (puck.app) for ``ms``; it cannot be stopped again."""
+        self._watchdog = WDT(timeout=ms)
 
     def wait(self, ms: int) -> None:
-        """Sleep until the box sends something or ``ms`` have passed."""
+        """Feed the watchdog, then sleep until the box sends something or ``ms`` have passed."""
+        if self._watchdog is not None:
+            self._watchdog.feed()
         self._ready(ms)
 
     def show(self, pixels: list) -> None:

@@ -9,7 +9,7 @@ through a minute of play in microseconds.
 
 from puck import PROTOCOL, VERSION, faces, ring, settings, ticks
 from puck.inputs import Debouncer, ShakeDetector
-from puck.protocol import FACES, TOO_LONG, err, hello, split
+from puck.protocol import FACES, NO_LINK, TOO_LONG, err, hello, link_of, split
 
 
 class Puck:
@@ -26,13 +26,19 @@ class Puck:
         self.face_since = now
         self.spinning_since: int | None = None  # ticks of the press while the ring spins
         self.pending_face: str | None = None  # a face that came while the spin has not run its minimum
-        self.last_heard: int | None = None  # ticks of the box's last line; None until it speaks
-        self.last_touch = now  # ticks of the last press or face, for dimming when idle
+        # Ticks kept no longer than their interval needs (see tick): a difference is only
+        # right under half the ticks' period, about 6.2 days on a Pico.
+        self.last_heard: int | None = None  # ticks of the box's last line; None while it is silent
+        self.last_touch: int | None = now  # ticks of the last press or face; None once idle
+        self.box_hello = False  # the box has said HELLO: what the board has not sent yet is stale
+        self.budget_ma = s.USB_MA - s.PICO_MA - leds * s.LED_IDLE_MA  # for the lit channels
+        if self.budget_ma <= 0:
+            raise ValueError("%d pixels draw the whole USB budget dark" % leds)
         self._picture: tuple = ()  # what the last frame drew, and the frame
         self._pixels: list = []
         self._button = Debouncer(s.DEBOUNCE_MS)
         self._shake = ShakeDetector(s.SHAKE_EDGES, s.SHAKE_WINDOW_MS, s.SHAKE_REST_MS)
-        self._say(self._hello())
+        self._say(self._hello(NO_LINK))
 
     # -- inputs --------------------------------------------------------------------
     def button(self, down: bool, now: int) -> None:
@@ -59,15 +65,30 @@ class Puck:
                 self._show(rest, now)
             else:
                 self._say(err("bad-face", rest))
-        elif verb == "HELLO":
-            self._say(self._hello())
+        elif verb == "HELLO":  # the box (re)opened the line: nothing said before counts any more
+            self.outbox = []
+            self.box_hello = True
+            self._say(self._hello(link_of(rest)))
         elif verb in ("ERR", ""):
             pass  # never answer an answer: two sides that disagree must not chatter forever
         else:
             self._say(err("unknown", line))
 
     def tick(self, now: int) -> None:
-        """Let time pass: a spin that ran its course ends, with the face that came or without one."""
+        """Let time pass: a spin that ran its course ends, with the face that came or without one.
+
+        Also forgets each tick once its interval is over (the box silent, the
+        ring idle, the whistle's flash a whole number of flashes on), so no
+        tick grows older than half the ticks' period however long the puck
+        sits untouched.
+        """
+        if self.last_heard is not None and not self.linked(now):
+            self.last_heard = None
+        if self.last_touch is not None and self.idle(now):
+            self.last_touch = None
+        shown = ticks.diff(now, self.face_since)
+        if shown >= faces.FLASH_REBASE_MS:
+            self.face_since = ticks.add(self.face_since, shown - shown % (2 * faces.FLASH_MS))
         if self.spinning_since is None:
             return
         spun = ticks.diff(now, self.spinning_since)
@@ -83,7 +104,8 @@ class Puck:
         return self.last_heard is not None and ticks.diff(now, self.last_heard) < self.s.LINK_TIMEOUT_MS
 
     def idle(self, now: int) -> bool:
-        return ticks.diff(now, self.last_touch) >= self.s.IDLE_MS
+        """No press and no face for IDLE_MS: the ring dims."""
+        return self.last_touch is None or ticks.diff(now, self.last_touch) >= self.s.IDLE_MS
 
     def frame(self, now: int) -> list:
         """The ring's pixels at ``now``, dimmed when idle and held within the power budget.
@@ -95,7 +117,7 @@ class Puck:
         picture = self.picture(now)
         if picture != self._picture:
             self._picture = picture
-            self._pixels = ring.limit(self._draw(picture), picture[-1], self.s.LED_BUDGET_MA)
+            self._pixels = ring.limit(self._draw(picture), picture[-1], self.budget_ma)
         return self._pixels
 
     def picture(self, now: int) -> tuple:
@@ -126,9 +148,16 @@ class Puck:
         lines, self.outbox = self.outbox, []
         return lines
 
+    def take_box_hello(self) -> bool:
+        """Has the box said HELLO since the last call? (Then the board drops what it has not sent.)"""
+        heard, self.box_hello = self.box_hello, False
+        return heard
+
     # -- inside --------------------------------------------------------------------
     def _roll(self, now: int) -> None:
         self.last_touch = now
+        if not self.linked(now):  # no box listening: a PRESS would wait in the USB buffer and roll later
+            return
         self.spinning_since = now
         self.pending_face = None
         self._say("PRESS")
@@ -143,8 +172,8 @@ class Puck:
     def _settle(self, face: str, now: int) -> None:
         self.face, self.face_since, self.spinning_since = face, now, None
 
-    def _hello(self) -> str:
-        return hello(VERSION, PROTOCOL, self.leds, self.caps)
+    def _hello(self, link: str) -> str:
+        return hello(VERSION, PROTOCOL, self.leds, self.caps, link)
 
     def _say(self, line: str) -> None:
         self.outbox.append(line)

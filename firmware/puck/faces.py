@@ -17,6 +17,7 @@ COLOURS = {
 }
 NUMBER_COLOUR = (255, 220, 0)  # yellow
 FLASH_MS = 250  # the whistle is lit and dark for this long in turn
+FLASH_REBASE_MS = 3600000  # the flash is timed from a tick at most this old (puck.core)
 MIN_LEDS = 8
 
 

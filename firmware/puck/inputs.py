@@ -52,9 +52,10 @@ class ShakeDetector:
                 return False
             self._resting_until = None
             self._changes = []
+        if self._changes and ticks.diff(now, self._changes[0]) >= self.window_ms:  # forget old changes at once,
+            self._changes = [t for t in self._changes if ticks.diff(now, t) < self.window_ms]  # not days later
         if not changed:
             return False
-        self._changes = [t for t in self._changes if ticks.diff(now, t) < self.window_ms]
         self._changes.append(now)
         if len(self._changes) >= self.edges:
             self._resting_until = ticks.add(now, self.rest_ms)

@@ -9,37 +9,53 @@ line costs one ``ERR`` answer and nothing else.
 MAX_LINE = 80  # longer lines are cut off and answered with ERR too-long
 TOO_LONG = None  # what LineReader.feed yields for a line over MAX_LINE
 
+NO_LINK = "-"  # a HELLO that answers no box's HELLO: the one at power-on, or to a box without link=
+LINK_CHARS = "0123456789abcdefghijklmnopqrstuvwxyz"
+MAX_LINK = 16
+
 NAMED_FACES = ("cat", "dog", "mouse", "whistle")
 NUMBERS = ("1", "2", "3", "4", "5", "6")
 FACES = NAMED_FACES + NUMBERS
 
 
 class LineReader:
-    """Collects bytes into lines ending in ``\\n`` (a ``\\r`` before it is dropped)."""
+    """Collects bytes into lines of at most ``limit`` characters, each ending in ``\\n`` or ``\\r\\n``.
+
+    A ``\\r`` right before the ``\\n`` is part of the ending and not counted;
+    any other ``\\r`` is an unprintable byte like the rest (``?``).
+    """
 
     def __init__(self, limit: int = MAX_LINE) -> None:
         self._limit = limit
         self._buffer = bytearray()
         self._overlong = False
+        self._cr = False  # a "\r" came last: the ending's, if "\n" follows
 
     def feed(self, data: bytes) -> list:
         """The lines completed by ``data``: ``str`` each, or ``TOO_LONG`` for one that overflowed."""
         lines: list = []
         for byte in data:
             if byte == 10:  # "\n"
-                if self._overlong:
-                    lines.append(TOO_LONG)
-                else:
-                    lines.append(_text(self._buffer))
+                lines.append(TOO_LONG if self._overlong else _text(self._buffer))
                 self._buffer = bytearray()
-                self._overlong = False
-            elif self._overlong:
+                self._overlong = self._cr = False
                 continue
-            elif len(self._buffer) >= self._limit:
-                self._overlong = True
-            elif byte != 13:  # "\r"
-                self._buffer.append(byte)
+            if self._cr:  # that "\r" was inside the line
+                self._cr = False
+                self._keep(13)
+            if byte == 13:
+                self._cr = True
+            else:
+                self._keep(byte)
         return lines
+
+    def _keep(self, byte: int) -> None:
+        if self._overlong:
+            return
+        if len(self._buffer) >= self._limit:
+            self._overlong = True
+        else:
+            self._buffer.append(byte)
 
 
 def _text(raw: bytearray) -> str:
@@ -53,9 +69,19 @@ def split(line: str) -> tuple:
     return parts[0], (parts[1].strip() if len(parts) > 1 else "")
 
 
-def hello(version: str, protocol: int, leds: int, caps: tuple) -> str:
-    """The puck's introduction: firmware version, protocol, ring size and what it can do."""
-    return "HELLO %s proto=%d leds=%d caps=%s" % (version, protocol, leds, ",".join(caps))
+def hello(version: str, protocol: int, leds: int, caps: tuple, link: str = NO_LINK) -> str:
+    """The puck's introduction: firmware version, protocol, ring size, what it can do, and the box's link it answers."""
+    return "HELLO %s proto=%d leds=%d caps=%s link=%s" % (version, protocol, leds, ",".join(caps), link)
+
+
+def link_of(rest: str) -> str:
+    """The ``link=`` word of the box's HELLO (what follows ``HELLO``), or ``NO_LINK`` when it has none or a bad one."""
+    for word in rest.split(" "):
+        if word.startswith("link="):
+            token = word[5:]
+            if 0 < len(token) <= MAX_LINK and all(c in LINK_CHARS for c in token):
+                return token
+    return NO_LINK
 
 
 def err(reason: str, line: str = "") -> str:

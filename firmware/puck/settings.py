@@ -8,10 +8,13 @@ SHAKE_PIN = 14  # GP14: vibration/tilt switch to GND; None when the puck has non
 RING_PIN = 16  # GP16: the ring's DIN (through 330 ohm)
 LEDS = 12  # pixels on the ring (8 or more, so every face has its own pattern)
 
-# A USB 2.0 port gives 500 mA; the Pico itself takes about 30 mA. The ring
-# is held under this budget whatever it shows (a WS2812 draws about 20 mA
-# per colour channel at full level).
-LED_BUDGET_MA = 300
+# Power: MicroPython's USB descriptor asks the host for 250 mA (USBD_MAX_POWER_MA),
+# so the whole puck stays within that. The ring's lit channels get what is left
+# after the Pico and every pixel's own draw while dark (a WS2812 draws about
+# 20 mA per colour channel at full level, and about 1 mA dark).
+USB_MA = 250
+PICO_MA = 50  # the Pico itself at work on USB: a generous allowance, not a measurement
+LED_IDLE_MA = 1  # each WS2812B, dark
 MAX_LEVEL = 0.5  # brightness ceiling: full WS2812s dazzle a child across the table
 
 DEBOUNCE_MS = 20  # button chatter shorter than this is ignored

@@ -9,6 +9,11 @@ at the next roll. ``PRESS`` from the puck is a :class:`PuckPressed`;
 use is answered with ``ERR <reason> <line>``, and an ``ERR`` is never
 answered.
 
+Each opening of the port names a fresh ``link=`` in the box's HELLO, and
+nothing the puck says counts until its HELLO names that link: a Pico keeps
+what it wrote while nobody read, and delivers it when the port opens again,
+so an old ``PRESS`` must not roll the die.
+
 The port is found by its USB id under ``/dev/serial/by-id`` (a glob), so it
 does not matter which ttyACM the kernel handed out. The reader thread reads
 with a short timeout so it can keep the heartbeat; pulling the plug, or a
@@ -21,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import glob
 import logging
+import secrets
 import threading
 from dataclasses import dataclass
 from typing import Any
@@ -42,7 +48,7 @@ HEARTBEAT = 1.0
 MISSED = 3
 #: How long one read waits (real seconds), so the thread looks at the clock this often.
 READ_TIMEOUT = 0.05
-MAX_LINE = 80
+MAX_LINE = 80  # characters, not counting the ending (\n or \r\n)
 #: At most one ERR answer per this many seconds: a puck fallen back to its REPL echoes what it is sent.
 ERR_EVERY = 1.0
 
@@ -55,6 +61,7 @@ class PuckInfo:
     protocol: int  # 0: a HELLO without proto=, the placeholder protocol (PRESS and FACE only)
     leds: int | None = None
     caps: tuple[str, ...] = ()
+    link: str | None = None  # the box's link it answers; "-" for none; None from firmware that names none
 
     def summary(self) -> str:
         parts = [f"firmware {self.version}", f"protocol {self.protocol}"]
@@ -81,7 +88,7 @@ def parse_hello(rest: str) -> PuckInfo | None:
     except ValueError:
         return None
     caps = tuple(cap for cap in fields.get("caps", "").split(",") if cap)
-    return PuckInfo(words[0], protocol, leds, caps)
+    return PuckInfo(words[0], protocol, leds, caps, fields.get("link"))
 
 
 def find_port(pattern: str) -> str | None:
@@ -134,6 +141,7 @@ class SerialPuck(Threaded, DiePuck):
         self._unanswered = 0
         self._ping_due = 0.0
         self._last_err = float("-inf")
+        self._link = ""  # named in this connection's HELLO; the puck's lines count once its HELLO names it
 
     # -- the box's side -------------------------------------------------------------
     def show(self, face: str) -> None:
@@ -194,7 +202,8 @@ class SerialPuck(Threaded, DiePuck):
         """Introduce the box, then read lines and keep the heartbeat until the link breaks or stop."""
         self._unanswered = 0
         self._ping_due = self._clock.monotonic() + HEARTBEAT
-        self._write(f"HELLO gamebox proto={PROTOCOL}")
+        self._link = secrets.token_hex(4)
+        self._write(self._introduction())
         if self._face is not None:  # a replugged puck shows the last roll again
             self._write(f"FACE {self._face}")
         buffer = bytearray()
@@ -208,38 +217,58 @@ class SerialPuck(Threaded, DiePuck):
 
     def _take_lines(self, buffer: bytearray) -> bytearray:
         while (end := buffer.find(b"\n")) >= 0:
-            raw, buffer = buffer[:end].rstrip(b"\r"), buffer[end + 1 :]
+            raw, buffer = buffer[:end], buffer[end + 1 :]
+            if raw.endswith(b"\r"):  # the ending's; any other \r is unprintable like the rest
+                raw = raw[:-1]
             if len(raw) > MAX_LINE:
-                self._refuse("too-long", "")
+                if self.info is not None:  # (before the link, as any line: dropped)
+                    self._refuse("too-long", "")
             else:
                 self._heard("".join(chr(b) if 32 <= b < 127 else "?" for b in raw).strip())
-        if len(buffer) > MAX_LINE:  # no end in sight: drop it, answer once its end comes
-            buffer = bytearray(b"x" * (MAX_LINE + 1))
+        if len(buffer) > MAX_LINE + 1:  # no end in sight (room for a line and its \r): answer once its end comes
+            buffer = bytearray(b"x" * (MAX_LINE + 2))
         return buffer
 
     def _keep_heartbeat(self) -> None:
         now = self._clock.monotonic()
         if now < self._ping_due:
             return
-        checked = self.info is None or self.info.protocol >= 1
-        if checked and self._unanswered >= MISSED:
-            raise LinkLost(f"the die puck stopped answering ({MISSED} heartbeats missed)")
-        self._write("PING" if self.info is not None else f"HELLO gamebox proto={PROTOCOL}")
-        self._unanswered += 1
         self._ping_due = now + HEARTBEAT
+        if self.info is not None and self.info.protocol == 0:
+            return  # the placeholder protocol has no PING: its puck is trusted until the port fails
+        if self._unanswered >= MISSED:
+            raise LinkLost(f"the die puck stopped answering ({MISSED} heartbeats missed)")
+        self._write("PING" if self.info is not None else self._introduction())
+        self._unanswered += 1
 
     def _heard(self, line: str) -> None:
-        """One line from the puck. Only its own lines count as an answer: an echo does not."""
+        """One line from the puck. Only its own lines since its HELLO answered this opening count: not an echo, not an old line.
+
+        Before that answer the box acts on nothing and answers nothing: what
+        comes then was written for an earlier opening, or is the tail of a
+        line cut when the port opened.
+        """
         verb, _, rest = line.partition(" ")
-        if verb in ("PRESS", "PONG"):
+        if verb == "LOG":
+            log.warning("%s says: %s", self.device, rest)
+        elif verb == "ERR" or line.startswith("HELLO gamebox"):
+            log.warning("%s did not understand the box: %s", self.device, line)
+        elif verb == "HELLO" and (info := parse_hello(rest)) is not None:
+            if info.link not in (None, self._link):  # at power-on ("-"), or an answer to an earlier opening
+                log.info("%s: a HELLO that does not answer this link (%s), waiting for one", self.device, info.link)
+                if self.info is not None and info.link == "-":  # it restarted on an open port: greet it again
+                    self._write(self._introduction())
+                    if self._face is not None:
+                        self._write(f"FACE {self._face}")
+                return
+            self._unanswered = 0
+            self._greeted(info)
+        elif self.info is None:
+            log.info("%s: %r from before the link, dropped", self.device, line)
+        elif verb in ("PRESS", "PONG"):
             self._unanswered = 0
             if verb == "PRESS":
                 self._sink.post(PuckPressed(self.name, at=self._clock.monotonic()))
-        elif verb == "HELLO" and (info := parse_hello(rest)) is not None and info.version != "gamebox":
-            self._unanswered = 0
-            self._greeted(info)
-        elif verb == "ERR" or line.startswith("HELLO gamebox"):
-            log.warning("%s did not understand the box: %s", self.device, line)
         elif line:
             log.warning("%s: a line the box does not understand: %r", self.device, line)
             self._refuse("unknown", line)
@@ -248,6 +277,7 @@ class SerialPuck(Threaded, DiePuck):
         self.info = info
         log.info("%s: %s on %s", self.device, info.summary(), self._opened)
         self._hello.set()
+        self._backoff.reset()  # the next outage starts with a short wait again
         self._faults.ok()
 
     def _refuse(self, reason: str, line: str) -> None:
@@ -255,6 +285,9 @@ class SerialPuck(Threaded, DiePuck):
         if now - self._last_err >= ERR_EVERY:
             self._last_err = now
             self._write(f"ERR {reason} {line[:32]}".strip())
+
+    def _introduction(self) -> str:
+        return f"HELLO gamebox proto={PROTOCOL} link={self._link}"
 
     # -- writing (the loop's thread and the reader's) -------------------------------
     def _send(self, line: str) -> None:

@@ -39,6 +39,20 @@ class NeoPixel:
         self.shown = list(self.buffer)
 
 
+class WDT:
+    """machine.WDT: counts the feeds."""
+
+    last = None
+
+    def __init__(self, id=0, timeout=5000):
+        self.timeout = timeout
+        self.feeds = 0
+        WDT.last = self
+
+    def feed(self):
+        self.feeds += 1
+
+
 class _Module:
     pass
 
@@ -47,6 +61,7 @@ def install():
     """Make ``import machine`` and ``import neopixel`` find the stand-ins."""
     machine, neopixel = _Module(), _Module()
     machine.Pin = Pin
+    machine.WDT = WDT
     neopixel.NeoPixel = NeoPixel
     sys.modules["machine"] = machine
     sys.modules["neopixel"] = neopixel
@@ -80,6 +95,12 @@ class StandInBoard:
 
     def write(self, data):
         self.written += data
+
+    def flush(self):
+        pass
+
+    def discard(self):
+        pass
 
     def show(self, pixels):
         self.shown.append(pixels)

@@ -40,3 +40,17 @@ def test_the_board_reads_the_line_writes_answers_and_drives_the_pins_and_ring():
     with open(BASE + ".out", "rb") as said:
         lines = said.read().decode().split("\n")
     assert lines[0].startswith("HELLO ") and lines[1:] == ["PONG", "PRESS", ""]
+
+
+def test_the_board_feeds_the_watchdog_each_pass_once_main_py_starts_it():
+    with open(BASE + ".in", "wb"):
+        pass
+    with open(BASE + ".in", "rb") as stdin, open(BASE + ".out", "wb") as stdout:
+        board = Board(stdin=stdin, stdout=stdout, ticks_ms=lambda: 0)
+        rp2_standins.WDT.last = None
+        board.wait(0)
+        assert rp2_standins.WDT.last is None, "no watchdog until asked: the REPL stays usable"
+        board.start_watchdog(8000)
+        for _ in range(3):
+            board.wait(0)
+        assert rp2_standins.WDT.last.timeout == 8000 and rp2_standins.WDT.last.feeds == 3

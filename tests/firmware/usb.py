@@ -10,10 +10,16 @@ ticks of a fake clock.
 
 from __future__ import annotations
 
+import array
 import asyncio
+import contextlib
+import fcntl
 import os
 import pty
 import select
+import subprocess
+import termios
+import threading
 import tty
 from pathlib import Path
 from typing import Any
@@ -22,6 +28,8 @@ from tests.firmware import rp2_standins
 from tests.hardware.support import wait_until
 
 PUCK_ID = "usb-MicroPython_Board_in_FS_mode_e6614c311b7b6a2b-if00"
+HERE = Path(__file__).parent
+FIRMWARE = HERE.parents[1] / "firmware"
 
 
 class UsbCable:
@@ -63,6 +71,17 @@ class UsbCable:
 
     def wait_for(self, line: str) -> bool:
         return wait_until(lambda: line in self.lines())
+
+    def box_has_read(self) -> bool:
+        """Has the box's side read everything the puck said so far?"""
+        waiting = array.array("i", [0])
+        fcntl.ioctl(self._slave, termios.FIONREAD, waiting)
+        return waiting[0] == 0
+
+    def box_link(self) -> str | None:
+        """The link named in the box's latest HELLO, once it has said one (the puck's answer must name it)."""
+        hellos = [line for line in self.lines() if line.startswith("HELLO gamebox proto=") and " link=" in line]
+        return hellos[-1].rsplit(" link=", 1)[1] if hellos else None
 
     def streams(self) -> tuple[Recorded, Recorded]:
         """The puck end as the byte streams MicroPython's sys.stdin.buffer and sys.stdout.buffer are."""
@@ -139,3 +158,108 @@ class Pico:
         await self.clock.run_for(0.1)
         self.button.level = 1
         await self.clock.run_for(0.1)
+
+
+class FlashedPico:
+    """firmware/main.py, unchanged, under MicroPython's unix port (tests/firmware/unix_pico.py) on ``cable``'s puck end.
+
+    The firmware's line is a pseudo-terminal of its own, bridged to the
+    cable by a thread, because only bytes written into a terminal's far end
+    reach its interrupt character, as a 0x03 from the box reaches a Pico's.
+    The board's pins, ring and events are files in ``board``. Its clock is
+    MicroPython's own: tests wait for what it does by condition.
+    """
+
+    def __init__(self, cable: UsbCable, board: Path, micropython: str) -> None:
+        self.cable, self.board = cable, board
+        board.mkdir(parents=True, exist_ok=True)
+        self._line, line = pty.openpty()
+        self._line_name = os.ttyname(line)
+        tty.setraw(line)
+        attrs = termios.tcgetattr(line)
+        attrs[3] |= termios.ISIG  # 0x03 interrupts, as on a Pico at power-on
+        termios.tcsetattr(line, termios.TCSANOW, attrs)
+        self._stderr = open(board / "stderr", "wb")
+        self.process = subprocess.Popen(
+            ["setsid", "--ctty", micropython, str(HERE / "unix_pico.py"), str(FIRMWARE), str(board)],
+            stdin=line, stdout=line, stderr=self._stderr, close_fds=True,
+        )
+        os.close(line)
+        self.mode = "carry"  # or "stall": the box reads nothing; or "hold": nobody reads, as with the port closed
+        self.kept = b""  # what the puck wrote while held: a Pico's USB buffer keeps the last 256 bytes
+        self.from_box = b""  # what the box wrote while held (it never reaches the puck)
+        self._turns = 0  # passes of the bridge: a new mode holds once a pass has begun with it
+        self._stop = threading.Event()
+        self._bridge = threading.Thread(target=self._carry, name="usb-bridge", daemon=True)
+        self._bridge.start()
+
+    def _carry(self) -> None:
+        while not self._stop.is_set():
+            mode = self.mode
+            self._turns += 1
+            ends = [self.cable.master] if mode == "stall" else [self.cable.master, self._line]
+            try:
+                for end in select.select(ends, [], [], 0.02)[0]:
+                    data = os.read(end, 4096)
+                    if not data:
+                        return
+                    if mode == "hold" and end == self._line:
+                        self.kept = (self.kept + data)[-256:]
+                    elif mode == "hold":
+                        self.from_box += data
+                    else:
+                        os.write(self._line if end == self.cable.master else self.cable.master, data)
+            except (OSError, ValueError):  # the firmware stopped (its end closed), or the cable is out
+                return
+
+    def switch(self, mode: str) -> None:
+        """``carry``, ``stall`` or ``hold``, in force once this returns."""
+        self.mode, turns = mode, self._turns
+        assert wait_until(lambda: self._turns >= turns + 2 or not self._bridge.is_alive())
+
+    def release(self) -> None:
+        """Carry again, first delivering to the box what the puck wrote while held."""
+        os.write(self.cable.master, self.kept)
+        self.kept, self.from_box, self.mode = b"", b"", "carry"
+
+    def fill_line(self) -> None:
+        """Fill the firmware's line towards the box, so its next write finds no room (the box reads nothing)."""
+        end = os.open(self._line_name, os.O_WRONLY | os.O_NOCTTY | os.O_NONBLOCK)
+        try:
+            while select.select([], [end], [], 0.05)[1]:
+                for size in (3000, 1):  # big writes, then single bytes into the room the last one left
+                    with contextlib.suppress(BlockingIOError):
+                        while True:
+                            os.write(end, b"o" * size)
+        finally:
+            os.close(end)
+
+    def press(self, down: bool = True) -> None:
+        (self.board / "pin15").write_text("0" if down else "1")
+
+    def fail_once(self) -> None:
+        """The ring's next write fails: a fault inside the firmware's loop."""
+        (self.board / "fault").write_text("EIO")
+
+    def ready(self) -> bool:
+        """Does the ring show the box there, with no roll yet (one white dot)?"""
+        frames = self.frames()
+        lit = [p for p in frames[-1].split(" ") if p != "0,0,0"] if frames else []
+        return len(lit) == 1 and len(set(lit[0].split(","))) == 1
+
+    def events(self) -> list[str]:
+        path = self.board / "events"
+        return path.read_text().splitlines() if path.exists() else []
+
+    def frames(self) -> list[str]:
+        path = self.board / "ring"
+        return path.read_text().splitlines() if path.exists() else []
+
+    def close(self) -> None:
+        self._stop.set()
+        self._bridge.join(5)
+        if self.process.poll() is None:
+            self.process.kill()
+        self.process.wait(5)
+        os.close(self._line)
+        self._stderr.close()

