@@ -1,8 +1,8 @@
 """One boot of the virtual Pi under qemu (TCG), with the box's devices and the host's ends of them.
 
 * the die puck: qemu's ``usb-serial`` (an FTDI chip: /dev/ttyUSB0 in the guest);
-  its other end is a socket where the puck's own firmware runs under
-  MicroPython's unix port (:class:`Puck`), its button a file the host writes;
+  its other end is a socket relayed to the puck's own firmware, as flashed,
+  under MicroPython's unix port (:class:`Puck`), its button a file the host writes;
 * the NFC reader that types: qemu's ``usb-kbd``, typed into over QMP;
 * the speaker: ``intel-hda`` with a ``wav`` audiodev, so what the box played
   lands in a file;
@@ -17,13 +17,19 @@ memory, as a pulled plug loses the Pi's page cache.
 
 from __future__ import annotations
 
+import fcntl
 import json
 import os
+import pty
 import re
+import select
 import shutil
 import socket
 import subprocess
+import termios
+import threading
 import time
+import tty
 from pathlib import Path
 
 from image import ROOT, Image
@@ -193,21 +199,49 @@ class Machine:
 
 
 class Puck:
-    """The die puck's firmware, unchanged, under MicroPython's unix port on the host end of the guest's USB serial."""
+    """The die puck's firmware as flashed, under MicroPython's unix port, on the far end of the guest's USB serial.
+
+    tests/firmware/unix_pico.py puts the Pico's stand-ins beneath firmware/main.py
+    (a pin is a file: "0" in ``pin<n>`` holds the button down). Its USB line is a
+    pseudo-terminal, as the flashed-firmware tests give it, relayed byte for byte
+    to qemu's socket: the guest's ftdi_sio sees what the box would see.
+    """
 
     def __init__(self, machine: Machine, where: Path) -> None:
-        self.pins = where / "puck-pins"
-        self.pins.mkdir(exist_ok=True)
+        self.board = where / "puck-board"
+        shutil.rmtree(self.board, ignore_errors=True)
+        self.board.mkdir()
         settings = (ROOT / "firmware/puck/settings.py").read_text()
-        self.button = self.pins / re.search(r"^BUTTON_PIN = (\d+)", settings, re.M).group(1)
+        pin = re.search(r"^BUTTON_PIN = (\d+)", settings, re.M).group(1)
+        self.button = self.board / f"pin{pin}"
         self.button.write_text("1")
+        self._sock = _connect(machine.puck_path)  # qemu plugs the USB serial device in now
+        master, slave = pty.openpty()
+        tty.setraw(slave)
         micropython = shutil.which("micropython") or str(ROOT / ".venv/bin/micropython")
-        self._sock = _connect(machine.puck_path)
-        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "PUCK_PINS": str(self.pins),
-               "MICROPYPATH": f"{Path(__file__).parent / 'puck'}:{ROOT / 'firmware'}:.frozen"}
-        self.process = subprocess.Popen([micropython, str(ROOT / "firmware/main.py")], stdin=self._sock.fileno(),
-                                        stdout=self._sock.fileno(), stderr=open(where / "puck.log", "ab"), env=env,
-                                        cwd=ROOT / "firmware")
+        self.process = subprocess.Popen(
+            [micropython, str(ROOT / "tests/firmware/unix_pico.py"), str(ROOT / "firmware"), str(self.board)],
+            stdin=slave, stdout=slave, stderr=open(where / "puck.log", "ab"), start_new_session=True,
+            preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
+        os.close(slave)
+        self._master = master
+        threading.Thread(target=self._relay, daemon=True).start()
+
+    def _relay(self) -> None:
+        sock = self._sock.fileno()
+        try:
+            while True:
+                ready, _, _ = select.select([self._master, sock], [], [])
+                for source in ready:
+                    data = os.read(source, 4096) if source == self._master else self._sock.recv(4096)
+                    if not data:
+                        return
+                    if source == self._master:
+                        self._sock.sendall(data)
+                    else:
+                        os.write(self._master, data)
+        except OSError:
+            return  # the puck or the box went away: the cable is cut
 
     def press(self, seconds: float = 0.15) -> None:
         self.button.write_text("0")
@@ -219,3 +253,4 @@ class Puck:
             self.process.kill()
             self.process.wait()
         self._sock.close()
+        os.close(self._master)

@@ -223,8 +223,10 @@ def play(pi: VirtualPi, plan: Plan, start: int, stop: int, report: Report) -> bo
     return True
 
 
-def same_game(status: dict, expected: dict) -> bool:
-    return all(status.get(key) == value for key, value in expected.items() if key in status)
+def same_game(status: dict, expected: dict, actions: int) -> bool:
+    """``gamebox status --json`` shows the reference game after ``actions`` actions (options are shown as given)."""
+    shared = [key for key in expected if key in status and key != "options"]
+    return status.get("actions") == actions and len(shared) > 5 and all(status[key] == expected[key] for key in shared)
 
 
 def sound_found(recording: Path, sound: Path) -> float:
@@ -259,7 +261,7 @@ def main() -> int:
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
     began = time.monotonic()
-    boot_timeout = 600 if args.arch == "amd64" else 1800
+    boot_timeout = 1200 if args.arch == "amd64" else 2400  # TCG on a busy machine boots slowly
     say = lambda line: print(f"test-vm: {line}", flush=True)  # noqa: E731
     image = images.disk(cache, args.arch, say)
     say(f"image ready in {time.monotonic() - began:.0f} s")
@@ -305,9 +307,9 @@ def checks(pi: VirtualPi, plan: Plan, report: Report, boot_timeout: float, say) 
     report.check("the config holding broker secrets is not world-readable",
                  pi.ok(f"stat -c %a:%U:%G {CONFIG}").strip() == "640:root:gamebox",
                  pi.ok(f"stat -c %a:%U:%G {CONFIG}").strip())
-    report.check("install.sh's doctor found no false storage fault",
-                 "chown" not in out and "/var/lib" not in (pi.where / "install.log").read_text().split("doctor", 1)[-1]
-                 .split("started", 1)[0].replace("/var/lib/gamebox", ""))
+    installed = (pi.where / "install.log").read_text()
+    report.check("install.sh's doctor checked the service's own state folder: no false storage fault",
+                 "not writable" not in installed and "chown" not in installed and "storage " in installed)
     # -- enrol the game's cards (the registry's own API, as the service user, the service stopped) ---------
     pi.ok("systemctl stop gamebox")
     rows = json.dumps({card: f"{uid:08x}" for card, uid in pi.typed.items()})
@@ -341,7 +343,7 @@ def checks(pi: VirtualPi, plan: Plan, report: Report, boot_timeout: float, say) 
         return
     acked = pi.acknowledged()
     report.check("the first half of the game played through the reader and the puck",
-                 acked == half - 1 and same_game(pi.status(), plan.states[acked]), f"accepted 0..{acked}")
+                 acked == half - 1 and same_game(pi.status(), plan.states[acked], acked + 1), f"accepted 0..{acked}")
     # -- 4. a power cut mid-game ------------------------------------------------------------------------------
     assert pi.machine is not None
     pi.stop()  # the puck's firmware goes with the box's power
@@ -352,10 +354,9 @@ def checks(pi: VirtualPi, plan: Plan, report: Report, boot_timeout: float, say) 
     say(f"power-on to READY after the power cut: {ready.group(1) if ready else '?'} s of the guest's clock "
         f"(control line {seconds:.0f} s by the host's)")
     status = pi.status()
-    resumed = len(status.get("log", [])) if "log" in status else status.get("actions")
     report.check("after the power cut the box resumed exactly the acknowledged actions",
-                 same_game(status, plan.states[acked]) and resumed in (None, acked + 1),
-                 f"acknowledged {acked + 1}, resumed {resumed}")
+                 same_game(status, plan.states[acked], acked + 1),
+                 f"acknowledged {acked + 1}, resumed {status.get('actions')}")
     # -- 5. the watchdog -----------------------------------------------------------------------------------
     pid = pi.service_pid()
     restarts = int(pi.ok("systemctl show -p NRestarts --value gamebox"))
@@ -366,7 +367,7 @@ def checks(pi: VirtualPi, plan: Plan, report: Report, boot_timeout: float, say) 
         pi.wait_ready(300)
         report.check("the watchdog restarted a hung daemon and the game resumed",
                      int(pi.ok("systemctl show -p NRestarts --value gamebox")) > restarts
-                     and same_game(pi.status(), plan.states[acked]))
+                     and same_game(pi.status(), plan.states[acked], acked + 1))
     except TimeoutError as error:
         report.check("the watchdog restarted a hung daemon and the game resumed", False, str(error))
     # -- 3. (second half) to the end ------------------------------------------------------------------------
@@ -375,12 +376,12 @@ def checks(pi: VirtualPi, plan: Plan, report: Report, boot_timeout: float, say) 
     final = pi.status()
     history = pi.ok(f"{AS_SERVICE_USER} {GAMEBOX} history --config {CONFIG}")
     report.check("the whole game ended as the reference did (status and history agree)",
-                 same_game(final, plan.states[-1]) and final.get("over") is True and "pirates" in history.lower(),
+                 same_game(final, plan.states[-1], len(plan.states)) and final.get("over") is True
+                 and "pirates" in history.lower(),
                  f"winners {final.get('winners')}")
     time.sleep(3)  # the winner's show plays out
     # -- 7. a classroom station --------------------------------------------------------------------------------
     station(pi, report)
-    # -- the speaker -------------------------------------------------------------------------------------------
     # -- 6. the power-off card ---------------------------------------------------------------------------------
     assert pi.machine is not None
     recording = pi.machine.wav
@@ -389,7 +390,7 @@ def checks(pi: VirtualPi, plan: Plan, report: Report, boot_timeout: float, say) 
     report.check("the power-off card powers the machine off through logind (qemu exits)", off)
     for name in ("card-ok", "treasure-fanfare"):
         score = sound_found(recording, ROOT / f"sounds/{name}.wav")
-        report.check(f"the speaker played {name}.wav", score > 0.8, f"correlation {score:.2f}")
+        report.check(f"the speaker played {name}.wav", score > 0.6, f"correlation {score:.2f}")
     pi.stop()
     if not off:
         return
