@@ -30,7 +30,8 @@ from controller.siminput import SimInput
 from controller.stage.narration import Narrator
 from controller.stage.shows import ShowBook
 from controller.stage.stage import DeviceStage
-from controller.storage.journal import Journal
+from controller.storage.journal import Journal, NameLost
+from controller.storage.lock import StateLock
 from controller.storage.store import StoreError
 from controller.storage.syncer import SyncProcess
 from hardware.clock import Clock, SystemClock
@@ -85,7 +86,13 @@ class Daemon:
         self.out = out
         self.notify = notify or Notifier()
         state = config.state_dir
-        self.journal = Journal(state / "journal.sqlite", fsync=fsync or os.fsync)
+        self.lock = StateLock(state, "run")
+        self.lock.acquire()  # one box per state directory: a second one stops here, naming the first
+        try:
+            self.journal = Journal(state / "journal.sqlite", fsync=fsync or os.fsync)
+        except BaseException:
+            self.lock.release()
+            raise
         try:
             self.registry = Registry(state / "tags.sqlite")
             self.sink = EventSink()
@@ -97,6 +104,7 @@ class Daemon:
             self.journal.close()
             if hasattr(self, "registry"):
                 self.registry.close()
+            self.lock.release()
             raise
         for button in self.devices.buttons.values():  # the config tunes what the profile wired
             if config.hold_seconds is not None:
@@ -140,11 +148,13 @@ class Daemon:
             self.devices.start(self.stage.sounds)
             if self.devices.speaker is not None:
                 self.devices.speaker.volume = self.box.volume
-            if self.journal.report_recovery() is not None:  # a damaged write-ahead log: loud, once
-                self.box.fault("journal", self.journal.wal_damage or "")
-            if self.box.start():
+            resumed = self.box.start()
+            if resumed:
                 digest = hashlib.sha1(self.box.engine.to_json().encode()).hexdigest()
                 self.out(f"resumed {self.box.game_id} {self.box.seq} {digest}")
+            if self.journal.report_recovery():  # what the journal lost before this start: logged, shown, said aloud
+                self.stage.show("device_fault", device="journal")
+                self.stage.show("journal_lost")
             self.stage.tick()
             self.notify("READY=1")
             self.out("ready")
@@ -174,6 +184,7 @@ class Daemon:
             self._disk.shutdown(wait=True)
             self.journal.close()
             self.registry.close()
+            self.lock.release()
             self.out("stopped")
         return 0
 
@@ -245,11 +256,28 @@ class Daemon:
         self._wake_syncer.set()
 
     async def _make_durable(self, loop: asyncio.AbstractEventLoop) -> None:
-        """fsync what was recorded: in the child process, or an injected fsync on the disk worker."""
+        """fsync what was recorded (in the child process, or an injected fsync on the disk worker) and write the
+        acknowledged mark; then make sure the journal's path still names the file written, or nothing counts."""
+        mark = self.journal.mark(self.box.game_id)
         if self._sync_process is not None:
-            await self._sync_process.sync()
+            await self._sync_process.sync(mark)
         else:
-            await loop.run_in_executor(self._disk, self.journal.sync)
+            await loop.run_in_executor(self._disk, self.journal.sync, mark)
+        self.journal.check_named()
+
+    async def _find_journal_again(self) -> None:
+        """A journal whose folder was deleted or unmounted is written again once the folder is back (and no other
+        box took it): everything it holds, acknowledged or not, is still in the open file."""
+        try:
+            self.journal.check_named()
+            return
+        except NameLost:
+            pass
+        if not self.lock.held():
+            self.lock.acquire()
+        self.journal.relink()
+        if self._sync_process is not None:
+            await self._sync_process.close()  # its -wal lost its name too: the next sync opens the new one
 
     async def _syncer(self) -> None:
         """Print ``accepted N`` once action N is durable; a failed sync is a storage fault and play waits."""
@@ -268,6 +296,8 @@ class Daemon:
                 continue  # idle, and nothing new since the log was last folded in
             ended, self._game_ended = self._game_ended or not batch, False  # a game's end or idle: fold it in
             try:
+                if self.storage_fault is not None:
+                    await self._find_journal_again()
                 await self._make_durable(loop)
                 self._syncs += 1
                 if ended or self._syncs % CHECK_LOG_EVERY == 0:  # fold the log into the file: end, idle or long
