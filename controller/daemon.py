@@ -259,10 +259,14 @@ class Daemon:
         """fsync what was recorded (in the child process, or an injected fsync on the disk worker) and write the
         acknowledged mark; then make sure the journal's path still names the file written, or nothing counts."""
         mark = self.journal.mark(self.box.game_id)
-        if self._sync_process is not None:
-            await self._sync_process.sync(mark)
-        else:
-            await loop.run_in_executor(self._disk, self.journal.sync, mark)
+        try:
+            if self._sync_process is not None:
+                await self._sync_process.sync(mark)
+            else:
+                await loop.run_in_executor(self._disk, self.journal.sync, mark)
+        except StoreError:
+            self.journal.check_named()  # a folder gone is the cause to name, not the fsync's "no such file"
+            raise
         self.journal.check_named()
 
     async def _find_journal_again(self) -> None:
@@ -273,8 +277,9 @@ class Daemon:
             return
         except NameLost:
             pass
-        if not self.lock.held():
-            self.lock.acquire()
+        self.journal.folder_back()
+        if not self.lock.held():  # deleted with the folder: taken again, unless another box started there meanwhile
+            self.lock.acquire(create=False)
         self.journal.relink()
         if self._sync_process is not None:
             await self._sync_process.close()  # its -wal lost its name too: the next sync opens the new one

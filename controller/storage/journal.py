@@ -149,6 +149,7 @@ class Journal:
             self.moved_aside = self._guard(lambda: move_aside(self.path, str(exc), wall, "journal"))
             self.db = self._open()
         self._fd = self._guard(lambda: os.open(self.path, os.O_RDONLY | os.O_CLOEXEC))
+        self._device = os.fstat(self._fd).st_dev  # a folder back on another file system is not the journal's
         self._check_acknowledged(log_before)
 
     # -- opening ---------------------------------------------------------------
@@ -247,9 +248,12 @@ class Journal:
         if have >= acknowledged:
             return
         record = self.game(game_id)
-        where = (" with its write-ahead log, which was missing" if log_before is None else
-                 " with its write-ahead log, which was empty" if log_before == 0 else "")
-        now = f"game {game_id} is gone" if record is None else f"game {game_id} resumes at action {record.actions}"
+        where = ""  # a -wal is also missing after a clean stop: named only where it explains the loss
+        if log_before == 0:
+            where = " with its write-ahead log, which was empty"
+        elif log_before is None and self.latest() is None:
+            where = " with its write-ahead log, which was missing"
+        now = f"game {game_id} is gone" if record is None else f"game {game_id} resumes at action {self._good(record)}"
         self.losses.append(f"the SD card lost the last {acknowledged - have} acknowledged actions{where}: {now}")
         self._guard(lambda: write_mark(self.mark_path, f"{game_id} {have}", self._fsync))  # said once
 
@@ -269,10 +273,18 @@ class Journal:
             raise NameLost(f"{self.path}: the path names another file now, not the open journal; "
                            "nothing is acknowledged until the journal is written there again")
 
+    def folder_back(self) -> None:
+        """Raise :class:`JournalError` unless the journal's folder is there again, on the file system it was on
+        (a mount gone leaves an empty mount point on another one: a journal written there would be hidden later)."""
+        usable_dir(self.path.parent, JournalError, create=False)
+        if os.stat(self.path.parent).st_dev != self._device:
+            raise JournalError(f"{self.path.parent}: on another file system than the journal was (is the storage "
+                               "unmounted?); nothing is acknowledged until it is back")
+
     def relink(self) -> None:
         """After :class:`NameLost`, once the folder is back: copy the open journal (SQLite still reads the file
         that lost its name) to the path, and write there from now on. Raises :class:`JournalError` while it cannot."""
-        usable_dir(self.path.parent, JournalError, create=False)
+        self.folder_back()
         with self._sync_lock:
             if self.path.exists():  # another file took the name (an old copy on a card put back): keep it aside
                 self._guard(lambda: move_aside(self.path, "it replaced the open journal", self.wall, "journal"))
@@ -447,6 +459,13 @@ class Journal:
             (game_id,),
         )
         return _game_record(rows[0]) if rows else None
+
+    def _good(self, record: GameRecord) -> int:
+        """How many of the game's actions replay: up to a gap in their numbers, or a row that does not parse."""
+        try:
+            return len(self.actions(record.id))
+        except JournalError:
+            return 0
 
     def _close_gap(self, record: GameRecord) -> GameRecord:
         """A game whose action numbers skip one (a damaged row) resumes at the last good action, said once:

@@ -33,9 +33,12 @@ class StateLock:
         self.what = what  # "run", "enroll", "tags write": said to the second one
         self._fd: int | None = None
 
-    def acquire(self) -> None:
-        """Take the lock, or raise :class:`InUse` naming the holder's pid (or :class:`StoreError` for the folder)."""
-        usable_dir(self.folder, StoreError, create=True)
+    def acquire(self, create: bool = True) -> None:
+        """Take the lock, or raise :class:`InUse` naming the holder's pid (or :class:`StoreError` for the folder).
+
+        ``create``: make the state directory when it is not there (at start; never when taking it back).
+        """
+        usable_dir(self.folder, StoreError, create=create)
         try:
             fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o644)
         except OSError as exc:
