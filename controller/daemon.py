@@ -122,6 +122,7 @@ class Daemon:
         self.ready = asyncio.Event()
         self.storage_fault: str | None = None  # why the journal cannot make actions durable; play waits
         self._unsynced: list[int] = []  # seqs recorded but not yet durable, so not yet "accepted"
+        self._marked_game: int | None = None  # the game of the last action recorded: the acknowledged mark's
         self._game_ended = False
         self._folded = True  # the journal's log holds nothing the file does not
         self._syncs = 0
@@ -251,6 +252,7 @@ class Daemon:
     def _accepted(self, _action: dict[str, Any], _outcome: Any) -> None:
         """The box recorded an action (its show starts now); the syncer makes it durable, then says so."""
         self._unsynced.append(self.box.seq - 1)
+        self._marked_game = self.box.game_id
         self._durable.clear()
         self._game_ended = self._game_ended or bool(self.box.engine and self.box.engine.over)
         self._wake_syncer.set()
@@ -258,7 +260,7 @@ class Daemon:
     async def _make_durable(self, loop: asyncio.AbstractEventLoop) -> None:
         """fsync what was recorded (in the child process, or an injected fsync on the disk worker) and write the
         acknowledged mark; then make sure the journal's path still names the file written, or nothing counts."""
-        mark = self.journal.mark(self.box.game_id)
+        mark = self.journal.mark(self._marked_game)
         try:
             if self._sync_process is not None:
                 await self._sync_process.sync(mark)
