@@ -470,7 +470,7 @@ class Journal:
     def _close_gap(self, record: GameRecord) -> GameRecord:
         """A game whose action numbers skip one (a damaged row) resumes at the last good action, said once:
         the actions after the gap are kept as taken back, so the next action's number follows on."""
-        good = len(self.actions(record.id))
+        good = self._good(record)
         if good == record.actions or self.read_only:
             return record
         after = self._read("SELECT min(seq) FROM actions WHERE game_id=? AND seq>=?", (record.id, good))[0][0]
