@@ -135,6 +135,7 @@ class Journal:
         self._wal = WalSync(self.path.with_name(self.path.name + "-wal"), fsync)
         self._checkpointer: sqlite3.Connection | None = None
         self._fd: int | None = None  # the journal's file, held to tell whether its path still names it
+        self._device: int | None = None  # the file system it is on
         if self.path.is_dir():
             raise JournalError(f"{self.path}: the journal is a directory, not a file")
         if read_only:
