@@ -43,7 +43,7 @@ from controller.storage.store import (
     Damaged, StoreError, cause, committed_image, keep_copy, move_aside, open_checked, read_only_uri, usable_dir,
     wal_damage,
 )
-from controller.storage.walsync import WalSync, mark_path, write_mark
+from controller.storage.walsync import WalSync, failure, mark_path, write_mark
 
 log = logging.getLogger("gamebox.journal")
 
@@ -332,7 +332,7 @@ class Journal:
             try:
                 self._wal.sync(mark)
             except OSError as exc:
-                raise JournalError(f"{self._wal.wal}: fsync failed: {cause(exc)}") from None
+                raise JournalError(f"{self._wal.wal}: {failure(exc)}") from None
 
     def checkpoint(self, force: bool = False) -> None:
         """Copy the -wal into the database (a game's end, an idle box); off the loop, on its own connection.

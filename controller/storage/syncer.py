@@ -45,7 +45,7 @@ class SyncProcess:
         except OSError as exc:
             raise JournalError(f"{self.wal}: fsync failed: {exc.strerror or exc}") from None
         if answer != "ok":
-            raise JournalError(f"{self.wal}: fsync failed: {answer.removeprefix('error ') or 'the sync process ended'}")
+            raise JournalError(f"{self.wal}: {answer.removeprefix('error ') or 'fsync failed: the sync process ended'}")
 
     async def close(self) -> None:
         if self._child is not None and self._child.returncode is None:

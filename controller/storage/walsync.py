@@ -43,6 +43,16 @@ def write_mark(path: Path, text: str, fsync: Callable[[int], None] = os.fsync) -
         raise
 
 
+class MarkError(OSError):
+    """The log is durable, but the acknowledged mark could not be written."""
+
+
+def failure(exc: OSError) -> str:
+    """What failed, in words: the fsync, or the mark after it."""
+    step = "cannot write the acknowledged mark" if isinstance(exc, MarkError) else "fsync failed"
+    return f"{step}: {exc.strerror or exc}"
+
+
 class WalSync:
     """``sync()`` fsyncs the -wal (opened once) and, the first time, its folder, so the log's name survives too."""
 
@@ -60,7 +70,10 @@ class WalSync:
         """
         self._sync_log()
         if mark and mark != self._mark:
-            write_mark(mark_path(self.wal), mark, self._fsync)
+            try:
+                write_mark(mark_path(self.wal), mark, self._fsync)
+            except OSError as exc:
+                raise MarkError(exc.errno, exc.strerror) from None
             self._mark = mark
 
     def _sync_log(self) -> None:
@@ -98,7 +111,7 @@ def serve(wal: str, delay: float) -> None:
                 syncer.sync(" ".join(request.decode(errors="replace").split()[1:]) or None)
                 answer = "ok"
             except OSError as exc:
-                answer = "error " + (exc.strerror or str(exc))
+                answer = "error " + failure(exc)
             os.write(sys.stdout.fileno(), (answer + "\n").encode())
     except (BrokenPipeError, ConnectionResetError, KeyboardInterrupt):
         pass
