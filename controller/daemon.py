@@ -260,6 +260,7 @@ class Daemon:
     async def _make_durable(self, loop: asyncio.AbstractEventLoop) -> None:
         """fsync what was recorded (in the child process, or an injected fsync on the disk worker) and write the
         acknowledged mark; then make sure the journal's path still names the file written, or nothing counts."""
+        self.journal.check_named()  # no mark written into a folder that is not the journal's
         mark = self.journal.mark(self._marked_game)
         try:
             if self._sync_process is not None:

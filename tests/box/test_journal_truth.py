@@ -147,6 +147,30 @@ def test_nothing_is_acknowledged_into_a_deleted_state_directory_and_play_resumes
     assert any("the journal's file is gone" in line for line in errors(caplog))
 
 
+def test_a_state_directory_whose_mount_is_gone_is_never_written_underneath(tmp_path: Path) -> None:
+    """A mount gone leaves its empty mount point on the file system below: a journal written there would be hidden
+    by the mount at the next boot, so the box keeps refusing instead."""
+    with small_disk(tmp_path / "card", 4096) as card:
+
+        async def scenario() -> None:
+            daemon, task, clock, lines = await started(card)
+            daemon.box.new_game("pirates", 2)
+            auto = Autoplayer(daemon.box, 3)
+            await play(daemon, clock, auto, 3)
+            await daemon.durable()
+            subprocess.run(["umount", "-l", str(card)], check=True)  # the card pulled out
+            await play(daemon, clock, auto, 1)
+            await until(lambda: daemon.storage_fault is not None)
+            for _ in range(5):  # five more tries: the mount point is there, but on another file system
+                await clock.run_for(1.1)
+                await asyncio.sleep(0.05)
+            assert daemon.storage_fault is not None and accepted(lines)[-1] == 2
+            await stopped(daemon, task)
+            assert list(card.iterdir()) == [], "the box wrote into the empty mount point"
+
+        asyncio.run(scenario())
+
+
 # -- 3. a gap in the action numbers -------------------------------------------------------------
 def test_a_gap_in_the_action_numbers_resumes_at_the_last_good_action(tmp_path: Path, caplog) -> None:
     async def scenario() -> None:
