@@ -149,8 +149,7 @@ class Daemon:
             self.devices.start(self.stage.sounds)
             if self.devices.speaker is not None:
                 self.devices.speaker.volume = self.box.volume
-            resumed = self.box.start()
-            if resumed:
+            if self.box.start():
                 digest = hashlib.sha1(self.box.engine.to_json().encode()).hexdigest()
                 self.out(f"resumed {self.box.game_id} {self.box.seq} {digest}")
             if self.journal.report_recovery():  # what the journal lost before this start: logged, shown, said aloud
