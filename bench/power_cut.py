@@ -14,7 +14,10 @@ started again on the same journal. Printed:
 * mismatches: a journal that does not replay to the reference game at the
   same action, or a resumed box that is not that game (goal 0);
 * unfinished won games: a journal holding a game's winning action without
-  its result (goal 0).
+  its result (goal 0);
+* losses said: restarts that said the journal lost acknowledged actions
+  (the acknowledged mark beside the journal); with nothing lost, every one
+  would be a false alarm (goal: the same as the runs that lost something).
 
 A SIGKILL leaves the kernel's page cache intact, so this proves the order of
 write, fsync and acknowledgement in the program, not an SD card's own
@@ -62,6 +65,7 @@ class Outcome:
     lost: int = 0
     mismatch: str = ""
     unfinished_won: bool = False
+    said_lost: bool = False
 
 
 def reference(where: Path, game: str, players: int, seed: int) -> Reference:
@@ -78,11 +82,11 @@ def reference(where: Path, game: str, players: int, seed: int) -> Reference:
     return Reference(lines, states)
 
 
-def daemon(state: Path, config: Path) -> subprocess.Popen:
+def daemon(state: Path, config: Path, stderr: int = subprocess.DEVNULL) -> subprocess.Popen:
     env = dict(os.environ, GAMEBOX_LOG="ERROR", PYTHONPATH=str(ROOT))
     return subprocess.Popen(
         [sys.executable, "-m", "controller.cli", "run", "--config", str(config), "--state-dir", str(state)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True, env=env,
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=stderr, text=True, env=env,
     )
 
 
@@ -127,8 +131,9 @@ def one_run(ref: Reference, state: Path, config: Path, rng: random.Random, jitte
     reader.join(timeout=5)
     outcome = Outcome(acknowledged=len(acked))
 
-    again = daemon(state, config)
-    out, _ = again.communicate("", timeout=60)
+    again = daemon(state, config, stderr=subprocess.PIPE)
+    out, err = again.communicate("", timeout=60)
+    outcome.said_lost = "acknowledged actions" in err
     db = sqlite3.connect(state / "journal.sqlite")
     row = db.execute("SELECT id, game, players, options, ended, winners FROM games ORDER BY id DESC LIMIT 1").fetchone()
     if row is None:
@@ -180,6 +185,7 @@ def main() -> None:
     print(f"lost: {sum(o.lost for o in outcomes)}")
     print(f"mismatches: {sum(1 for o in outcomes if o.mismatch)}")
     print(f"unfinished won games: {sum(1 for o in outcomes if o.unfinished_won)}")
+    print(f"losses said at the restart: {sum(1 for o in outcomes if o.said_lost)}")
     for o in outcomes:
         if o.mismatch:
             print(f"  mismatch: {o.mismatch}")

@@ -30,7 +30,8 @@ from controller.siminput import SimInput
 from controller.stage.narration import Narrator
 from controller.stage.shows import ShowBook
 from controller.stage.stage import DeviceStage
-from controller.storage.journal import Journal
+from controller.storage.journal import Journal, NameLost
+from controller.storage.lock import StateLock
 from controller.storage.store import StoreError
 from controller.storage.syncer import SyncProcess
 from hardware.clock import Clock, SystemClock
@@ -85,7 +86,13 @@ class Daemon:
         self.out = out
         self.notify = notify or Notifier()
         state = config.state_dir
-        self.journal = Journal(state / "journal.sqlite", fsync=fsync or os.fsync)
+        self.lock = StateLock(state, "run")
+        self.lock.acquire()  # one box per state directory: a second one stops here, naming the first
+        try:
+            self.journal = Journal(state / "journal.sqlite", fsync=fsync or os.fsync)
+        except BaseException:
+            self.lock.release()
+            raise
         try:
             self.registry = Registry(state / "tags.sqlite")
             self.sink = EventSink()
@@ -97,6 +104,7 @@ class Daemon:
             self.journal.close()
             if hasattr(self, "registry"):
                 self.registry.close()
+            self.lock.release()
             raise
         for button in self.devices.buttons.values():  # the config tunes what the profile wired
             if config.hold_seconds is not None:
@@ -114,6 +122,7 @@ class Daemon:
         self.ready = asyncio.Event()
         self.storage_fault: str | None = None  # why the journal cannot make actions durable; play waits
         self._unsynced: list[int] = []  # seqs recorded but not yet durable, so not yet "accepted"
+        self._marked_game: int | None = None  # the game of the last action recorded: the acknowledged mark's
         self._game_ended = False
         self._folded = True  # the journal's log holds nothing the file does not
         self._syncs = 0
@@ -140,11 +149,12 @@ class Daemon:
             self.devices.start(self.stage.sounds)
             if self.devices.speaker is not None:
                 self.devices.speaker.volume = self.box.volume
-            if self.journal.report_recovery() is not None:  # a damaged write-ahead log: loud, once
-                self.box.fault("journal", self.journal.wal_damage or "")
             if self.box.start():
                 digest = hashlib.sha1(self.box.engine.to_json().encode()).hexdigest()
                 self.out(f"resumed {self.box.game_id} {self.box.seq} {digest}")
+            if self.journal.report_recovery():  # what the journal lost before this start: logged, shown, said aloud
+                self.stage.show("device_fault", device="journal")
+                self.stage.show("journal_lost")
             self.stage.tick()
             self.notify("READY=1")
             self.out("ready")
@@ -174,6 +184,7 @@ class Daemon:
             self._disk.shutdown(wait=True)
             self.journal.close()
             self.registry.close()
+            self.lock.release()
             self.out("stopped")
         return 0
 
@@ -240,16 +251,40 @@ class Daemon:
     def _accepted(self, _action: dict[str, Any], _outcome: Any) -> None:
         """The box recorded an action (its show starts now); the syncer makes it durable, then says so."""
         self._unsynced.append(self.box.seq - 1)
+        self._marked_game = self.box.game_id
         self._durable.clear()
         self._game_ended = self._game_ended or bool(self.box.engine and self.box.engine.over)
         self._wake_syncer.set()
 
     async def _make_durable(self, loop: asyncio.AbstractEventLoop) -> None:
-        """fsync what was recorded: in the child process, or an injected fsync on the disk worker."""
+        """fsync what was recorded (in the child process, or an injected fsync on the disk worker) and write the
+        acknowledged mark; then make sure the journal's path still names the file written, or nothing counts."""
+        self.journal.check_named()  # no mark written into a folder that is not the journal's
+        mark = self.journal.mark(self._marked_game)
+        try:
+            if self._sync_process is not None:
+                await self._sync_process.sync(mark)
+            else:
+                await loop.run_in_executor(self._disk, self.journal.sync, mark)
+        except StoreError:
+            self.journal.check_named()  # a folder gone is the cause to name, not the fsync's "no such file"
+            raise
+        self.journal.check_named()
+
+    async def _find_journal_again(self) -> None:
+        """A journal whose folder was deleted or unmounted is written again once the folder is back (and no other
+        box took it): everything it holds, acknowledged or not, is still in the open file."""
+        try:
+            self.journal.check_named()
+            return
+        except NameLost:
+            pass
+        self.journal.folder_back()
+        if not self.lock.held():  # deleted with the folder: taken again, unless another box started there meanwhile
+            self.lock.acquire(create=False)
+        self.journal.relink()
         if self._sync_process is not None:
-            await self._sync_process.sync()
-        else:
-            await loop.run_in_executor(self._disk, self.journal.sync)
+            await self._sync_process.close()  # its -wal lost its name too: the next sync opens the new one
 
     async def _syncer(self) -> None:
         """Print ``accepted N`` once action N is durable; a failed sync is a storage fault and play waits."""
@@ -268,6 +303,8 @@ class Daemon:
                 continue  # idle, and nothing new since the log was last folded in
             ended, self._game_ended = self._game_ended or not batch, False  # a game's end or idle: fold it in
             try:
+                if self.storage_fault is not None:
+                    await self._find_journal_again()
                 await self._make_durable(loop)
                 self._syncs += 1
                 if ended or self._syncs % CHECK_LOG_EVERY == 0:  # fold the log into the file: end, idle or long

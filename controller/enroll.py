@@ -23,6 +23,7 @@ from controller.decks import deck_of, enrollable
 from controller.siminput import SimInput
 from controller.stage.shows import ShowBook
 from controller.stage.stage import DeviceStage
+from controller.storage.lock import StateLock
 from hardware.clock import Clock, SystemClock
 from hardware.events import DeviceFault, EventSink, TagSeen
 from hardware.factory import build_devices
@@ -128,16 +129,24 @@ def stdin_feed(clock: Clock, out: Callable[[str], None]) -> Feed:
 
 
 @asynccontextmanager
-async def tag_session(config: Config, clock: Clock, feed: Feed | None):
+async def tag_session(config: Config, clock: Clock, feed: Feed | None, what: str):
     """The profile's devices, a stage and the registry, with the tag events as an async iterator.
 
     ``feed`` (the sim profile's standard input, or a test) drives the
-    simulated devices; the events end when it does.
+    simulated devices; the events end when it does. The state directory's
+    lock is held throughout (``what`` names this command to a second one):
+    the registry is never written while a box runs there.
     """
+    lock = StateLock(config.state_dir, what)
+    lock.acquire()
     sink = EventSink(asyncio.get_running_loop())
-    devices = build_devices(load_profile(config.profile), sink, clock)
-    stage = DeviceStage.for_devices(devices, ShowBook.load(), clock, config)
-    registry = Registry(config.state_dir / "tags.sqlite")
+    try:
+        devices = build_devices(load_profile(config.profile), sink, clock)
+        stage = DeviceStage.for_devices(devices, ShowBook.load(), clock, config)
+        registry = Registry(config.state_dir / "tags.sqlite")
+    except BaseException:
+        lock.release()
+        raise
     devices.start(stage.sounds)
     feeder = asyncio.create_task(feed(devices)) if feed else None
 
@@ -162,11 +171,12 @@ async def tag_session(config: Config, clock: Clock, feed: Feed | None):
             feeder.cancel()
         devices.stop()
         registry.close()
+        lock.release()
 
 
 async def enroll_loop(deck: str, config: Config, clock: Clock, out: Callable[[str], None], feed: Feed | None) -> int:
     """Enrol a deck on the profile's reader until it is complete (or input ends)."""
-    async with tag_session(config, clock, feed) as (_devices, stage, registry, events):
+    async with tag_session(config, clock, feed, "enroll") as (_devices, stage, registry, events):
         enrolment = Enrolment(deck, registry, stage, out)
         if len(enrolment.left) < enrolment.total:
             out(f"resuming: {enrolment.total - len(enrolment.left)} of {enrolment.total} already enrolled")
@@ -188,7 +198,7 @@ async def enroll_loop(deck: str, config: Config, clock: Clock, out: Callable[[st
 
 async def write_loop(deck: str, config: Config, clock: Clock, out: Callable[[str], None], feed: Feed | None) -> int:
     """Write a deck's ids onto blank stickers, one after another."""
-    async with tag_session(config, clock, feed) as (devices, stage, registry, events):
+    async with tag_session(config, clock, feed, "tags write") as (devices, stage, registry, events):
         reader = next(iter(devices.readers.values()), None)
         if reader is None or not hasattr(reader, "write_text"):
             out("this profile has no reader that can write stickers (a PN532 can)")

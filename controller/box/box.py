@@ -135,6 +135,7 @@ class Box:
         self.stage.show("resumed", seat=engine.current)
         self.calls.restore(record.id, self.seq, self.now())
         self._after_change()
+        self._call_waiting()  # the card tapped before the power went still waits for its call: say whose and which
         return True
 
     def new_game(self, game: str, players: int) -> bool:
@@ -357,6 +358,9 @@ class Box:
     def _card(self, card: str) -> None:
         engine = self.engine
         assert engine is not None
+        if self.calls.pending is not None and self.calls.pending.action.get("card") == card:
+            self._call_waiting()  # the waiting card tapped again: the same play, still waiting for its call
+            return
         if self.calls.pending is not None:  # a second card before the call window closed
             self.poll_now()
             engine = self.engine
@@ -386,6 +390,11 @@ class Box:
             self._answer(Rejection("wrong_action", f"a card was tapped while awaiting {awaiting}"))
             return
         self._act(action)
+
+    def _call_waiting(self) -> None:
+        pending = self.calls.pending
+        if pending is not None:
+            self.stage.prompt("call-waiting", seat=pending.action.get("player"), call=pending.call)
 
     def _make_call(self) -> None:
         pending = self.calls.take()

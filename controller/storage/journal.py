@@ -36,13 +36,14 @@ import threading
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from typing import Any, Callable, Iterator
 
 from controller.storage.store import (
-    Damaged, StoreError, cause, keep_copy, move_aside, open_checked, read_only_uri, usable_dir, wal_damage,
+    Damaged, StoreError, cause, committed_image, keep_copy, move_aside, open_checked, read_only_uri, usable_dir,
+    wal_damage,
 )
-from controller.storage.walsync import WalSync
+from controller.storage.walsync import WalSync, failure, mark_path, write_mark
 
 log = logging.getLogger("gamebox.journal")
 
@@ -90,6 +91,10 @@ class JournalError(StoreError):
     """The journal cannot be opened, read or written; the message is one line naming the file and the cause."""
 
 
+class NameLost(JournalError):
+    """The journal's path no longer names the file being written (its folder was deleted or unmounted)."""
+
+
 @dataclass(frozen=True, slots=True)
 class GameRecord:
     id: int
@@ -109,34 +114,69 @@ class Journal:
     """One SQLite file of games, their actions and the box's settings."""
 
     def __init__(self, path: str | Path, wall: Callable[[], float] = time.time, read_only: bool = False,
-                 fsync: Callable[[int], None] = os.fsync) -> None:
+                 fsync: Callable[[int], None] = os.fsync, live: bool = False) -> None:
         """Open the journal.
 
-        ``read_only`` (``status``, ``history``, the kiosk display) never
-        creates, moves, repairs or writes anything. ``fsync`` is what
-        :meth:`sync` calls on the -wal file (the bench slows it down, the
-        fault tests make it fail).
+        ``read_only`` (``status``, ``history``, ``doctor``, the kiosk
+        display) never creates, moves, repairs or writes anything; it reads
+        one moment of the journal (:meth:`_open_image`), or with ``live``
+        (the display, which follows the game) SQLite's own read-only
+        connection. ``fsync`` is what :meth:`sync` calls on the -wal file
+        (the bench slows it down, the fault tests make it fail).
         """
         self.path = Path(path)
         self.wall = wall
         self.read_only = read_only
         self.moved_aside: Path | None = None
         self.wal_damage: str | None = None  # what a damaged write-ahead log cost, said once at start
+        self.losses: list[str] = []  # acknowledged actions the journal no longer holds, said once at start
+        self._fsync = fsync
         self._sync_lock = threading.Lock()
         self._wal = WalSync(self.path.with_name(self.path.name + "-wal"), fsync)
         self._checkpointer: sqlite3.Connection | None = None
+        self._fd: int | None = None  # the journal's file, held to tell whether its path still names it
+        self._device: int | None = None  # the file system it is on
+        if self.path.is_dir():
+            raise JournalError(f"{self.path}: the journal is a directory, not a file")
         if read_only:
-            self.db = self._open_read_only()
+            self.db = self._open_read_only() if live else self._open_image()
             return
         usable_dir(self.path.parent, JournalError, create=True)
+        log_before = self._wal.wal.stat().st_size if self._wal.wal.exists() else None
         self._check_wal()
         try:
             self.db = self._open()
         except Damaged as exc:
             self.moved_aside = self._guard(lambda: move_aside(self.path, str(exc), wall, "journal"))
             self.db = self._open()
+        self._fd = self._guard(lambda: os.open(self.path, os.O_RDONLY | os.O_CLOEXEC))
+        self._device = os.fstat(self._fd).st_dev  # a folder back on another file system is not the journal's
+        self._check_acknowledged(log_before)
 
     # -- opening ---------------------------------------------------------------
+    def _open_image(self) -> sqlite3.Connection:
+        """One moment of the journal, in memory: nothing is created, so a full disk or a read-only mount still answers.
+
+        SQLite's ``immutable=1`` would read only the file and miss what a
+        running box has in its -wal (and assumes nobody writes); ``mode=ro``
+        must create a -shm beside a -wal, which a full disk refuses and
+        which is left behind. So the file and its -wal are read as bytes,
+        the -wal's committed frames laid over the file exactly as SQLite's
+        recovery would (:func:`committed_image`), and SQLite opens that copy.
+        """
+        if not self.path.is_file():
+            raise JournalError(f"{self.path}: no journal yet")
+        try:
+            image = committed_image(self.path)
+            db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            if image:
+                db.deserialize(image)
+            db.execute("PRAGMA query_only=1")
+            db.execute("SELECT 1 FROM games LIMIT 1")
+        except (sqlite3.Error, OSError) as exc:
+            raise JournalError(f"{self.path}: cannot read the journal: {cause(exc)}") from None
+        return db
+
     def _open_read_only(self) -> sqlite3.Connection:
         if not self.path.is_file():
             raise JournalError(f"{self.path}: no journal yet")
@@ -169,38 +209,130 @@ class Journal:
         except OSError as exc:
             raise JournalError(f"{self.path}: {cause(exc)}") from None
 
-    def report_recovery(self) -> str | None:
-        """One line on what a damaged write-ahead log left (logged as an error), or None when nothing was lost."""
-        if self.wal_damage is None:
-            return None
-        latest = self.latest()
-        kept = "no game" if latest is None else f"game {latest.id} with {latest.actions} actions"
-        line = f"journal {self.path}: {self.wal_damage}; recovered {kept}"
-        log.error("%s", line)
-        return line
+    def report_recovery(self) -> list[str]:
+        """What the journal lost at this start, one line each (logged as errors); empty when nothing was lost."""
+        lines = [f"journal {self.path}: {why}" for why in self.losses]
+        if self.wal_damage is not None:
+            latest = self.latest()
+            kept = "no game" if latest is None else f"game {latest.id} with {latest.actions} actions"
+            lines.insert(0, f"journal {self.path}: {self.wal_damage}; recovered {kept}")
+        for line in lines:
+            log.error("%s", line)
+        return lines
+
+    # -- what was acknowledged ---------------------------------------------------------
+    @property
+    def mark_path(self) -> Path:
+        return mark_path(self._wal.wal)
+
+    def mark(self, game_id: int | None) -> str | None:
+        """The acknowledged mark for everything written so far: "GAME WRITTEN" (see :meth:`written`)."""
+        return None if game_id is None else f"{game_id} {self.written(game_id)}"
+
+    def written(self, game_id: int) -> int:
+        """How many actions were ever recorded in this game: its log and what was taken back (never goes down)."""
+        return self._read("SELECT (SELECT count(*) FROM actions WHERE game_id=?)"
+                          " + (SELECT count(*) FROM undone WHERE game_id=?)", (game_id, game_id))[0][0]
+
+    def _check_acknowledged(self, log_before: int | None) -> None:
+        """At start: a journal holding fewer actions than the mark says were acknowledged lost them; say so once."""
+        try:
+            words = self.mark_path.read_text().split()
+            game_id, acknowledged = int(words[0]), int(words[1])
+        except FileNotFoundError:
+            return
+        except (OSError, ValueError, IndexError):
+            log.warning("journal %s: the acknowledged mark %s does not parse; it is written afresh",
+                        self.path, self.mark_path)
+            return
+        have = self.written(game_id)
+        if have >= acknowledged:
+            return
+        record = self.game(game_id)
+        where = ""  # a -wal is also missing after a clean stop: named only where it explains the loss
+        if log_before == 0:
+            where = " with its write-ahead log, which was empty"
+        elif log_before is None and self.latest() is None:
+            where = " with its write-ahead log, which was missing"
+        now = f"game {game_id} is gone" if record is None else f"game {game_id} resumes at action {self._good(record)}"
+        self.losses.append(f"the SD card lost the last {acknowledged - have} acknowledged actions{where}: {now}")
+        self._guard(lambda: write_mark(self.mark_path, f"{game_id} {have}", self._fsync))  # said once
+
+    # -- the file's name ------------------------------------------------------------------
+    def check_named(self) -> None:
+        """Raise :class:`NameLost` unless the journal's path still names the open file: what is acknowledged must be
+        where the next start reads it, not in a file whose folder was deleted or unmounted."""
+        if self._fd is None:
+            return
+        try:
+            now = os.stat(self.path)
+        except OSError as exc:
+            raise NameLost(f"{self.path}: the journal's file is gone ({cause(exc)}): its folder was deleted or "
+                           "unmounted; nothing is acknowledged until it is back") from None
+        ours = os.fstat(self._fd)
+        if (now.st_dev, now.st_ino) != (ours.st_dev, ours.st_ino):
+            raise NameLost(f"{self.path}: the path names another file now, not the open journal; "
+                           "nothing is acknowledged until the journal is written there again")
+
+    def folder_back(self) -> None:
+        """Raise :class:`JournalError` unless the journal's folder is there again, on the file system it was on
+        (a mount gone leaves an empty mount point on another one: a journal written there would be hidden later)."""
+        usable_dir(self.path.parent, JournalError, create=False)
+        if os.stat(self.path.parent).st_dev != self._device:
+            raise JournalError(f"{self.path.parent}: on another file system than the journal was (is the storage "
+                               "unmounted?); nothing is acknowledged until it is back")
+
+    def relink(self) -> None:
+        """After :class:`NameLost`, once the folder is back: copy the open journal (SQLite still reads the file
+        that lost its name) to the path, and write there from now on. Raises :class:`JournalError` while it cannot."""
+        self.folder_back()
+        with self._sync_lock:
+            if self.path.exists():  # another file took the name (an old copy on a card put back): keep it aside
+                self._guard(lambda: move_aside(self.path, "it replaced the open journal", self.wall, "journal"))
+            try:
+                target = sqlite3.connect(self.path)
+                try:
+                    self.db.backup(target)
+                finally:
+                    target.close()
+                fresh = self._open()
+            except (sqlite3.Error, Damaged) as exc:
+                raise JournalError(f"{self.path}: cannot write the journal again: {cause(exc)}") from None
+            self._close_files()
+            self.db.close()
+            self.db = fresh
+            self._wal = WalSync(self._wal.wal, self._fsync)
+            self._fd = self._guard(lambda: os.open(self.path, os.O_RDONLY | os.O_CLOEXEC))
+        log.warning("journal %s: written again from the open journal; nothing acknowledged was lost", self.path)
 
     def close(self) -> None:
         with self._sync_lock:
-            self._wal.close()
-            if self._checkpointer is not None:
-                self._checkpointer.close()
-                self._checkpointer = None
+            self._close_files()
         self.db.close()
 
+    def _close_files(self) -> None:
+        self._wal.close()
+        if self._checkpointer is not None:
+            self._checkpointer.close()
+            self._checkpointer = None
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
     # -- durability ------------------------------------------------------------------
-    def sync(self) -> None:
-        """Make everything recorded so far durable: fsync the -wal file (and, once, its folder).
+    def sync(self, mark: str | None = None) -> None:
+        """Make everything recorded so far durable: fsync the -wal file (and, once, its folder); then write ``mark``.
 
         Safe from a worker thread while the loop records: it touches only
-        its own file descriptor, never the SQLite connection.
+        its own file descriptors, never the SQLite connection.
         """
         if self.read_only:
             return
         with self._sync_lock:
             try:
-                self._wal.sync()
+                self._wal.sync(mark)
             except OSError as exc:
-                raise JournalError(f"{self._wal.wal}: fsync failed: {cause(exc)}") from None
+                raise JournalError(f"{self._wal.wal}: {failure(exc)}") from None
 
     def checkpoint(self, force: bool = False) -> None:
         """Copy the -wal into the database (a game's end, an idle box); off the loop, on its own connection.
@@ -249,6 +381,8 @@ class Journal:
             last = self.db.execute("SELECT MAX(seq) FROM actions WHERE game_id=?", (game_id,)).fetchone()[0]
             if last is not None and seq <= last:
                 raise JournalError(f"{self.path}: seq {seq} of game {game_id} is already used (last {last})")
+            if seq != (-1 if last is None else last) + 1:
+                raise JournalError(f"{self.path}: seq {seq} of game {game_id} would leave a gap (last {last})")
             self.db.execute(
                 "INSERT INTO actions (game_id, seq, action, at) VALUES (?,?,?,?)",
                 (game_id, seq, text, now),
@@ -309,7 +443,7 @@ class Journal:
             except JournalError as exc:
                 problem = str(exc)
         if problem is None:
-            return record
+            return self._close_gap(record)
         if not self.read_only:
             self.set_aside(record.id, problem)
         return None
@@ -327,10 +461,36 @@ class Journal:
         )
         return _game_record(rows[0]) if rows else None
 
+    def _good(self, record: GameRecord) -> int:
+        """How many of the game's actions replay: up to a gap in their numbers, or a row that does not parse."""
+        try:
+            return len(self.actions(record.id))
+        except JournalError:
+            return 0
+
+    def _close_gap(self, record: GameRecord) -> GameRecord:
+        """A game whose action numbers skip one (a damaged row) resumes at the last good action, said once:
+        the actions after the gap are kept as taken back, so the next action's number follows on."""
+        good = self._good(record)
+        if good == record.actions or self.read_only:
+            return record
+        after = self._read("SELECT min(seq) FROM actions WHERE game_id=? AND seq>=?", (record.id, good))[0][0]
+        with self._transaction():
+            self.db.execute("INSERT INTO undone (game_id, seq, action, at) SELECT game_id, seq, action, at"
+                            " FROM actions WHERE game_id=? AND seq>=? ORDER BY seq", (record.id, good))
+            self.db.execute("DELETE FROM actions WHERE game_id=? AND seq>=?", (record.id, good))
+        self.losses.append(f"game {record.id}'s action numbers jump from {good - 1} to {after}: the game resumes at "
+                           f"action {good}, the {record.actions - good} actions after the gap are set aside")
+        return self.game(record.id) or record
+
     def actions(self, game_id: int) -> list[dict[str, Any]]:
-        """The game's live log, in order; :class:`JournalError` naming the first row that does not parse."""
+        """The game's live log, in order, up to a gap in its numbers (:meth:`_close_gap`); :class:`JournalError`
+        naming the first row that does not parse."""
         out = []
-        for seq, text in self._read("SELECT seq, action FROM actions WHERE game_id=? ORDER BY seq", (game_id,)):
+        rows = self._read("SELECT seq, action FROM actions WHERE game_id=? ORDER BY seq", (game_id,))
+        for expected, (seq, text) in enumerate(rows):
+            if seq != expected:
+                break
             action = _loads_action(text)
             if action is None:
                 raise JournalError(f"{self.path}: action {seq} of game {game_id} does not parse")
@@ -350,8 +510,14 @@ class Journal:
             raise JournalError(f"{self.path}: cannot read the journal: {cause(exc)}") from None
         try:
             yield
-        finally:
+        except BaseException:
+            with suppress(sqlite3.Error):
+                self.db.execute("COMMIT")
+            raise
+        try:
             self.db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise JournalError(f"{self.path}: cannot read the journal: {cause(exc)}") from None
 
     # -- settings ----------------------------------------------------------------
     def setting(self, key: str, default: Any = None) -> Any:

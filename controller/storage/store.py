@@ -56,7 +56,37 @@ def usable_dir(folder: Path, error: type[StoreError], create: bool) -> None:
         except OSError as exc:
             raise error(f"cannot create state directory {folder}: {cause(exc)}") from None
     if create and not os.access(folder, os.W_OK | os.X_OK):
+        if read_only_mount(folder):
+            raise error(f"state directory {folder} is on a read-only file system")
         raise error(f"state directory {folder} is not writable by this user (uid {os.getuid()})")
+
+
+def read_only_mount(folder: Path) -> bool:
+    try:
+        return bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except OSError:
+        return False
+
+
+#: Below this many free bytes a failure to open or grow a file is the full disk's (SQLite's -shm alone is 32 kB).
+FULL_BELOW = 128 * 1024
+
+
+def full_disk(folder: Path) -> str | None:
+    """"the disk is full: N bytes free" when it is, so a failure is not blamed on the file or on SQLite."""
+    try:
+        stat = os.statvfs(folder)
+    except OSError:
+        return None
+    free = stat.f_bavail * stat.f_frsize
+    return f"the disk is full: {free} bytes free" if free < FULL_BELOW else None
+
+
+def open_cause(path: Path, exc: BaseException) -> str:
+    """Why opening ``path`` failed, in the words that fit: a full disk, a read-only mount, else SQLite's own."""
+    if read_only_mount(path.parent):
+        return "read-only file system"
+    return full_disk(path.parent) or cause(exc)
 
 
 def move_aside(path: Path, why: str, wall: Callable[[], float], what: str) -> Path:
@@ -85,13 +115,15 @@ def open_checked(path: Path, what: str, error: type[StoreError],
     names why it is some other program's database; ``error`` (one line
     naming the file and the cause) for everything else.
     """
-    fresh = not path.exists() or path.stat().st_size == 0
+    if path.is_dir():
+        raise error(f"{path}: the {what} is a directory, not a file")
+    made = not path.exists()
     try:
         db = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
     except sqlite3.Error as exc:
-        raise error(f"{path}: cannot open the {what}: {cause(exc)}") from None
+        raise error(f"{path}: cannot open the {what}: {open_cause(path, exc)}") from None
     try:
-        why = None if fresh else foreign(db)
+        why = None if _empty(db) else foreign(db)  # no tables at all: a file made but never written, not another's
         if why:
             raise Damaged(why)
         check = db.execute("PRAGMA quick_check").fetchone()[0]
@@ -105,8 +137,15 @@ def open_checked(path: Path, what: str, error: type[StoreError],
         db.close()
         if is_damage(exc):
             raise Damaged(cause(exc)) from None
-        raise error(f"{path}: cannot open the {what}: {cause(exc)}") from None
+        if made:  # nothing of ours was in it: leave no empty file behind
+            for leftover in (path, path.with_name(path.name + "-wal"), path.with_name(path.name + "-shm")):
+                leftover.unlink(missing_ok=True)
+        raise error(f"{path}: cannot open the {what}: {open_cause(path, exc)}") from None
     return db
+
+
+def _empty(db: sqlite3.Connection) -> bool:
+    return db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
 
 
 def read_only_uri(path: Path) -> str:
@@ -176,3 +215,60 @@ def keep_copy(path: Path, wall: Callable[[], float]) -> Path:
     target = wal.with_name(f"{wal.name}.bad-{stamp}")
     shutil.copyfile(wal, target)
     return target
+
+
+def committed_image(path: Path, tries: int = 20) -> bytes:
+    """The database as a reader would see it now: the file with its -wal's committed frames laid over it.
+
+    Read with plain ``read()`` calls, so nothing is created (SQLite itself
+    needs a -shm beside a write-ahead log, which a full disk or a read-only
+    mount refuses) and a daemon writing at the same time is never blocked.
+    The -wal is read before and after the file: if it changed (a commit, or a
+    checkpoint that restarted it), the read is made again.
+    """
+    wal = path.with_name(path.name + "-wal")
+    for _ in range(tries):
+        before = _read_if_there(wal)
+        data = path.read_bytes()
+        if _read_if_there(wal) == before:
+            return _overlay(data, before)
+    raise OSError(f"the journal changed on every one of {tries} reads")
+
+
+def _read_if_there(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        return b""
+
+
+def _overlay(data: bytes, wal: bytes) -> bytes:
+    """``data`` with every page of ``wal``'s committed transactions (those SQLite would replay) written in."""
+    pages: dict[int, bytes] = {}
+    size = None
+    if len(wal) >= 32:
+        magic, _version, page_size, _seq, salt1, salt2, c1, c2 = struct.unpack(">8I", wal[:32])
+        big = magic & 1 == 1
+        if magic in WAL_MAGIC and _wal_checksum(wal[:24], big, 0, 0) == (c1, c2):
+            frame, s0, s1, pending = 24 + page_size, c1, c2, {}
+            for at in range(32, len(wal) - frame + 1, frame):
+                head = wal[at:at + 24]
+                page, commit, f1, f2, k1, k2 = struct.unpack(">6I", head)
+                body = wal[at + 24:at + frame]
+                s0, s1 = _wal_checksum(head[:8] + body, big, s0, s1)
+                if (f1, f2) != (salt1, salt2) or (s0, s1) != (k1, k2):
+                    break  # where SQLite's own recovery stops
+                pending[page] = body
+                if commit:
+                    pages.update(pending)
+                    pending, size = {}, commit
+    image = bytearray(data)
+    if size is not None:
+        page_size = len(next(iter(pages.values())))
+        image = bytearray(data[:size * page_size].ljust(size * page_size, b"\0"))
+        for page, body in pages.items():
+            if page <= size:
+                image[(page - 1) * page_size:page * page_size] = body
+    if len(image) >= 100:
+        image[18:20] = b"\x01\x01"  # read as one plain file: no write-ahead log beside it
+    return bytes(image)

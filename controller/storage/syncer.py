@@ -27,8 +27,11 @@ class SyncProcess:
         self.delay = delay
         self._child: asyncio.subprocess.Process | None = None
 
-    async def sync(self) -> None:
-        """fsync the -wal in the child; :class:`JournalError` (one line) when it fails or the child is gone."""
+    async def sync(self, mark: str | None = None) -> None:
+        """fsync the -wal in the child, then write ``mark`` (:class:`~controller.storage.walsync.WalSync`).
+
+        :class:`JournalError` (one line) when it fails or the child is gone.
+        """
         try:
             if self._child is None or self._child.returncode is not None:
                 self._child = await asyncio.create_subprocess_exec(
@@ -36,13 +39,13 @@ class SyncProcess:
                     stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.PIPE,
                 )
             assert self._child.stdin is not None and self._child.stdout is not None
-            self._child.stdin.write(b"sync\n")
+            self._child.stdin.write(f"sync {mark or ''}\n".encode())
             await self._child.stdin.drain()
             answer = (await self._child.stdout.readline()).decode().strip()
         except OSError as exc:
             raise JournalError(f"{self.wal}: fsync failed: {exc.strerror or exc}") from None
         if answer != "ok":
-            raise JournalError(f"{self.wal}: fsync failed: {answer.removeprefix('error ') or 'the sync process ended'}")
+            raise JournalError(f"{self.wal}: {answer.removeprefix('error ') or 'fsync failed: the sync process ended'}")
 
     async def close(self) -> None:
         if self._child is not None and self._child.returncode is None:

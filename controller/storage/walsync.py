@@ -1,9 +1,16 @@
 """fsync a journal's write-ahead log: the one copy used by :meth:`Journal.sync` and by the sync process.
 
-Run as a file (``python -I walsync.py WAL FOLDER DELAY``) it is the daemon's
-sync process: one request per line on stdin, one answer per line (``ok`` or
-``error <cause>``). It imports only the standard library, so the child
-starts in milliseconds and needs nothing of the box.
+After the fsync it writes the acknowledged mark: the game and how many
+actions were ever written to it, in a tiny file of its own beside the
+journal (written, fsynced, renamed over the old one), so that a start can
+tell when the journal holds fewer than were acknowledged. The folder is not
+fsynced after the rename: a mark lost to a power cut is an older, lower
+one, which can hide a loss of the last moments but never invent one.
+
+Run as a file (``python -I walsync.py WAL DELAY``) it is the daemon's sync
+process: one request per line on stdin (``sync`` or ``sync MARK``), one
+answer per line (``ok`` or ``error <cause>``). It imports only the standard
+library, so the child starts in milliseconds and needs nothing of the box.
 """
 
 from __future__ import annotations
@@ -15,6 +22,37 @@ from pathlib import Path
 from typing import Callable
 
 
+def mark_path(wal: Path) -> Path:
+    """``journal.sqlite-acked`` beside ``journal.sqlite-wal``."""
+    return wal.with_name(wal.name.removesuffix("-wal") + "-acked")
+
+
+def write_mark(path: Path, text: str, fsync: Callable[[int], None] = os.fsync) -> None:
+    """Replace the file at ``path`` by one holding ``text``, durable before it takes the name."""
+    new = path.with_name(path.name + ".new")
+    try:
+        fd = os.open(new, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_CLOEXEC", 0), 0o644)
+        try:
+            os.write(fd, text.encode() + b"\n")
+            fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(new, path)
+    except OSError:
+        new.unlink(missing_ok=True)
+        raise
+
+
+class MarkError(OSError):
+    """The log is durable, but the acknowledged mark could not be written."""
+
+
+def failure(exc: OSError) -> str:
+    """What failed, in words: the fsync, or the mark after it."""
+    step = "cannot write the acknowledged mark" if isinstance(exc, MarkError) else "fsync failed"
+    return f"{step}: {exc.strerror or exc}"
+
+
 class WalSync:
     """``sync()`` fsyncs the -wal (opened once) and, the first time, its folder, so the log's name survives too."""
 
@@ -23,9 +61,22 @@ class WalSync:
         self._fsync = fsync
         self._fd: int | None = None
         self._folder_done = False
+        self._mark: str | None = None  # the last mark written
 
-    def sync(self) -> None:
-        """Raise ``OSError`` when the disk refuses; a missing -wal is done (the log was folded into the file)."""
+    def sync(self, mark: str | None = None) -> None:
+        """Raise ``OSError`` when the disk refuses; a missing -wal is done (the log was folded into the file).
+
+        ``mark`` ("GAME WRITTEN"), once the log is durable, goes into the acknowledged mark.
+        """
+        self._sync_log()
+        if mark and mark != self._mark:
+            try:
+                write_mark(mark_path(self.wal), mark, self._fsync)
+            except OSError as exc:
+                raise MarkError(exc.errno, exc.strerror) from None
+            self._mark = mark
+
+    def _sync_log(self) -> None:
         try:
             if self._fd is None:
                 self._fd = os.open(self.wal, os.O_RDONLY | getattr(os, "O_CLOEXEC", 0))
@@ -47,17 +98,23 @@ class WalSync:
 
 
 def serve(wal: str, delay: float) -> None:
-    """The sync process: ``delay`` seconds are added before each fsync (the bench's slow SD card)."""
+    """The sync process: ``delay`` seconds are added before each fsync (the bench's slow SD card).
+
+    Answers go straight to the file descriptor: when the daemon is gone (killed
+    mid-sync) the broken pipe ends this process quietly, with no traceback.
+    """
     syncer = WalSync(wal)
-    for _request in sys.stdin.buffer:
-        time.sleep(delay)
-        try:
-            syncer.sync()
-            answer = "ok"
-        except OSError as exc:
-            answer = "error " + (exc.strerror or str(exc))
-        sys.stdout.write(answer + "\n")
-        sys.stdout.flush()
+    try:
+        for request in sys.stdin.buffer:
+            time.sleep(delay)
+            try:
+                syncer.sync(" ".join(request.decode(errors="replace").split()[1:]) or None)
+                answer = "ok"
+            except OSError as exc:
+                answer = "error " + failure(exc)
+            os.write(sys.stdout.fileno(), (answer + "\n").encode())
+    except (BrokenPipeError, ConnectionResetError, KeyboardInterrupt):
+        pass
 
 
 if __name__ == "__main__":

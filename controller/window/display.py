@@ -150,7 +150,7 @@ class DisplayApp:
                 self.journal.close()
                 self.journal = None
             if self.journal is None and inode is not None:
-                self.journal = Journal(self.path, read_only=True)
+                self.journal = Journal(self.path, read_only=True, live=True)  # follows the game as it is written
             version = self.journal.db.execute("PRAGMA data_version").fetchone()[0] if self.journal else None
             seen = (inode, version)
             if seen == self._seen and self._view is not None:

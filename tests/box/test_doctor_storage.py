@@ -58,14 +58,17 @@ def test_a_full_disk_is_a_fault_with_the_mount_to_free(tmp_path, capsys):
         state = disk / "state"
         journal_with_a_game(state)
         fill(disk)
+        before = sorted(p.name for p in state.iterdir())
         code, rows, lines = doctor(state, capsys)
+        after = sorted(p.name for p in state.iterdir())
     assert code == 1
     device, driver, status, detail = rows["storage"]
     assert (driver, status) == ("tmpfs", "FAULT")
     assert detail == f"{state} on {disk} (tmpfs): only 0 kB free (needs 5 MB)"
     assert f"fix storage: free space on {disk}" in lines
-    assert rows["journal"][2] == "FAULT"  # SQLite cannot make even the -shm it reads through
-    assert f"fix journal: free space on {disk}" in lines
+    # the journal is still read (issue 22: no -shm needed), and nothing was left beside it
+    assert rows["journal"][2:] == ["ok", f"{state}/journal.sqlite: quick_check ok, 1 game"]
+    assert after == before
 
 
 def test_a_read_only_state_directory_is_a_fault_and_its_journal_is_still_read(tmp_path, capsys):

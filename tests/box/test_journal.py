@@ -216,14 +216,14 @@ def test_a_damaged_write_ahead_log_is_loud_and_kept(tmp_path: Path, caplog) -> N
     for name in ("j.sqlite", "j.sqlite-wal"):  # as after a power cut: the files, no clean close
         (copy / name).write_bytes(bytes(data) if name.endswith("-wal") else (tmp_path / name).read_bytes())
     damaged = Journal(copy / "j.sqlite")
-    line = damaged.report_recovery()
-    assert line is not None and "frame 30 of" in line and "fails its checksum" in line
+    [line] = damaged.report_recovery()
+    assert "frame 30 of" in line and "fails its checksum" in line
     assert f"recovered game {gid} with" in line
     assert any(p.name.startswith("j.sqlite-wal.bad-") for p in copy.iterdir())
     assert [r.levelname for r in caplog.records if "write-ahead log is damaged" in r.getMessage()] == ["ERROR"]
     # a log cut short at its last frame (a power cut mid-write) is not damage
     healthy = Journal(path)
-    assert healthy.report_recovery() is None
+    assert healthy.report_recovery() == []
 
 
 def test_the_new_game_card_abandons_for_good_and_durably(tmp_path: Path) -> None:

@@ -30,3 +30,4 @@ def test_power_cut_loses_no_acknowledged_action(tmp_path: Path, game: str, playe
         assert outcome.lost == 0, f"run {run}: {outcome.lost} acknowledged actions missing from the journal"
         assert not outcome.mismatch, f"run {run}: {outcome.mismatch}"
         assert not outcome.unfinished_won, f"run {run}: a won game left unfinished"
+        assert not outcome.said_lost, f"run {run}: the restart said actions were lost when none were (issue 22)"

@@ -33,6 +33,7 @@ REQUIRED = (
     + [f"players-{n}" for n in range(2, 6)]
     + ["variant-on", "variant-off", "new-game", "volume-up", "volume-down", "language", "enroll-next",
        "enroll-taken", "attract"]
+    + [f"press-for-{call}" for call in ("woof", "woof-woof", "mau", "mau-mau")] + ["moves-lost"]
 )
 """Every prompt the box is known to give."""
 
