@@ -60,15 +60,13 @@ class Enrolment:
         if named and deck_of(named) and named != card:
             self.out(f"refused: this tag's text already says {named}, so the box would always read it as "
                      f"{named}; tap the tag of {card}")
-            self.stage.show("rejected", code="card_elsewhere", reason=f"the tag says {named}")
-            self.stage.prompt("enroll-taken")
+            self.stage.show("rejected", code="card_elsewhere", key="tag_taken", reason=f"the tag says {named}")
             return
         try:
             self.registry.enroll(uid, card)
         except TagTaken as exc:
             self.out(f"refused: {exc}; tap the tag of {card}")
-            self.stage.show("rejected", code="card_elsewhere")
-            self.stage.prompt("enroll-taken")
+            self.stage.show("rejected", code="card_elsewhere", key="tag_taken", reason=str(exc))
             return
         self.stage.show("accepted", action="enroll")
         self.left.pop(0)
