@@ -214,7 +214,8 @@ class Engine(ABC):
         player = action.get("player")
         if player is not None:
             if type(player) is not int or not 0 <= player < self.players:  # JSON's true is no seat
-                return Rejection("wrong_action", f"no seat {player!r} at a table of {self.players}", "no_such_seat")
+                return Rejection("wrong_action", f"no seat {player!r} at a table of {self.players} (seats 0 to "
+                                 f"{self.players - 1} are Players 1 to {self.players})", "no_such_seat")
             if player != self.current and self.current is not None:
                 return Rejection("not_your_turn", f"it is {player_name(self.current)}'s turn, not {player_name(player)}'s")
         kind = action.get("type")
