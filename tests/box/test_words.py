@@ -254,6 +254,9 @@ def unannounced(box, stage, clock, seed: int) -> list[str]:
                 missed.append(f"{game} seed {seed}: {expected} is silent")
         elif expected != previous:
             missed.append(f"{game} seed {seed}: {expected} never announced, after {len(engine.log)} actions")
+        seat = expected[1]["seat"]
+        if seat is not None and stage.scenes[-1].current != seat:  # the light: the turn ring shows whose it is
+            missed.append(f"{game} seed {seed}: {expected} not lit, after {len(engine.log)} actions")
         previous = expected
         stage.prompts.clear()
         run_inputs(box, auto.inputs(auto.choose()[1]), clock.advance)
@@ -357,3 +360,13 @@ def test_two_language_cards_within_two_seconds_both_answer_and_the_last_is_said_
     assert printed[-1] == f"say: {LINES['language']['fr']}", "the second card is answered"
     said = [name for _t, kind, name in stage.transcript if kind == "say"]
     assert said[-1] == "language" and stage.language == "fr", "the last choice is said, in its own language"
+
+
+def test_log_lines_and_refusal_texts_count_players_from_one(tmp_path: Path, caplog) -> None:
+    box, stage, clock = make_box(tmp_path)
+    box.new_game("policecats", 3)
+    with caplog.at_level("INFO", logger="gamebox.box"):
+        box._act({"type": "roll", "player": 1, "face": "cat"})
+    assert "rejected Player 2: roll face=cat: not_your_turn (it is Player 1's turn, not Player 2's)" in caplog.text
+    assert stage.shows[-1][1]["reason"] == "it is Player 1's turn, not Player 2's"
+    assert box.status_line() == "policecats: player 1 to roll"
