@@ -83,19 +83,20 @@ class OptionsError(ValueError):
 class Rejection:
     """An action the referee refused. The state is unchanged.
 
-    ``code`` is SCENARIOS.md's; ``key`` says precisely why (a key of
+    ``code`` is SCENARIOS.md's; ``reason`` says precisely why (a key of
     :data:`~controller.games.reasons.REASONS`), so what the box says is
-    chosen by the true reason, not by the code alone. Without a key the code
-    is its own key. ``message`` is one line for a person, players counted from 1.
+    chosen by the true reason, not by the code alone; :attr:`key` is the
+    reason, or the code where none was given. ``message`` is one line for a person, players counted from 1.
     """
 
     code: str
     message: str
-    key: str = ""
+    reason: str = ""
 
-    def __post_init__(self) -> None:
-        if not self.key:
-            object.__setattr__(self, "key", self.code)
+    @property
+    def key(self) -> str:
+        """The precise reason: :attr:`reason`, or the code where the refusal gave none."""
+        return self.reason or self.code
 
     def __bool__(self) -> bool:  # lets callers write ``if not result:``
         return False

@@ -60,6 +60,7 @@ REASONS: dict[str, str] = {
     "players_not_allowed": "wrong_action",
     "no_language": "wrong_action",
     "tag_taken": "card_elsewhere",
+    "write_failed": "wrong_action",
     "wait": "wait",
     "nothing_to_undo": "nothing_to_undo",
     "not_available": "not_available",

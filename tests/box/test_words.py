@@ -370,3 +370,27 @@ def test_log_lines_and_refusal_texts_count_players_from_one(tmp_path: Path, capl
     assert "rejected Player 2: roll face=cat: not_your_turn (it is Player 1's turn, not Player 2's)" in caplog.text
     assert stage.shows[-1][1]["reason"] == "it is Player 1's turn, not Player 2's"
     assert box.status_line() == "policecats: player 1 to roll"
+
+
+def test_every_refusal_written_in_the_code_names_a_reason_key_of_its_code() -> None:
+    """Each ``Rejection(code, message, reason)`` and ``show("rejected", code=..., key=...)``, read from the source."""
+    import ast
+
+    root = Path(__file__).resolve().parents[2] / "controller"
+    wrong = []
+    for path in root.rglob("*.py"):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if not isinstance(node, ast.Call):
+                continue
+            name = getattr(node.func, "id", None) or getattr(node.func, "attr", None)
+            words = {k.arg: k.value for k in node.keywords}
+            if name == "Rejection" and node.args and isinstance(node.args[0], ast.Constant):
+                code, reason = node.args[0].value, node.args[2] if len(node.args) > 2 else None
+            elif name == "show" and node.args and getattr(node.args[0], "value", None) == "rejected" and "code" in words:
+                code, reason = words["code"].value, words.get("key")
+            else:
+                continue
+            key = reason.value if isinstance(reason, ast.Constant) else code if reason is None else None
+            if key is not None and REASONS.get(key) != code:
+                wrong.append(f"{path.name}:{node.lineno}: {code} / {key}")
+    assert wrong == []
