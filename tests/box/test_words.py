@@ -394,3 +394,10 @@ def test_every_refusal_written_in_the_code_names_a_reason_key_of_its_code() -> N
             if key is not None and REASONS.get(key) != code:
                 wrong.append(f"{path.name}:{node.lineno}: {code} / {key}")
     assert wrong == []
+
+
+def test_the_printed_lines_name_every_players_ships_and_cats_from_one() -> None:
+    from controller.stage.narration import show_lines
+
+    assert show_lines("show", "ships", {"ships": [1, 0, 2]}) == ["show: ships: Player 1: 1; Player 2: 0; Player 3: 2"]
+    assert show_lines("show", "scores", {"scores": [5, 9]}) == ["show: scores: Player 1: 5; Player 2: 9"]
