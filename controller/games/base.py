@@ -208,7 +208,8 @@ class Engine(ABC):
         and of the right JSON type.
         """
         if not isinstance(action, dict):
-            return Rejection("wrong_action", f"an action is a JSON object, not {type(action).__name__}", "not_an_action")
+            return Rejection("wrong_action", f"an action is a JSON object, not {type(action).__name__}",
+                             "not_an_action")
         awaiting = self.awaiting
         if awaiting == "over":
             return Rejection("game_over", "the game is over")
@@ -218,7 +219,8 @@ class Engine(ABC):
                 return Rejection("wrong_action", f"no seat {player!r} at a table of {self.players} (seats 0 to "
                                  f"{self.players - 1} are Players 1 to {self.players})", "no_such_seat")
             if player != self.current and self.current is not None:
-                return Rejection("not_your_turn", f"it is {player_name(self.current)}'s turn, not {player_name(player)}'s")
+                return Rejection("not_your_turn",
+                                 f"it is {player_name(self.current)}'s turn, not {player_name(player)}'s")
         kind = action.get("type")
         shape = self.shapes.get(kind) if type(kind) is str else None
         if shape is None:

@@ -165,11 +165,13 @@ class FloppyEars(Engine):
         """Refuse a card the referee knows is on an ear, on the pile or in a hand."""
         spot = self._ear_of(card)
         if spot is not None:
-            return Rejection("card_elsewhere", f"{card} hangs on {player_name(spot[0])}'s {EARS[spot[1]]} ear", "card_on_ear")
+            return Rejection("card_elsewhere", f"{card} hangs on {player_name(spot[0])}'s {EARS[spot[1]]} ear",
+                             "card_on_ear")
         if card in self.pile:
             return Rejection("card_elsewhere", f"{card} is on the discard pile", "card_on_pile")
         if card in self.held:
-            return Rejection("card_elsewhere", f"{card} is in {player_name(self.held[card])}'s hand", "card_in_other_hand")
+            return Rejection("card_elsewhere", f"{card} is in {player_name(self.held[card])}'s hand",
+                             "card_in_other_hand")
         return None
 
     def _from_hand(self, seat: int, card: str) -> Rejection | None:

@@ -204,7 +204,8 @@ class Pirates(Engine):
             return self._play(self.current, action["card"], action.get("call"), dry_run=True)
         if kind == "choose_color":
             if action["color"] not in COLORS:
-                return Rejection("wrong_action", f"wish one of {', '.join(COLORS)}, not {action['color']!r}", "bad_color")
+                return Rejection("wrong_action", f"wish one of {', '.join(COLORS)}, not {action['color']!r}",
+                                 "bad_color")
         elif kind == "start_card":
             card = action["card"]
             info = self._deck.get(card)

@@ -174,7 +174,8 @@ class Policecats(Engine):
             if not 0 <= to < self.players:
                 return Rejection("wrong_action", f"no seat {to!r} to send the kittens to", "no_such_seat")
             if to not in self._kitten_homes():
-                return Rejection("not_eligible", f"{player_name(to)} has no parent of family {self._pending}", "no_parent_there")
+                return Rejection("not_eligible", f"{player_name(to)} has no parent of family {self._pending}",
+                                 "no_parent_there")
             return None
         card = action["card"]
         if card not in MEMBER:
@@ -183,7 +184,8 @@ class Policecats(Engine):
             if card in self._seen:
                 return Rejection("card_elsewhere", f"{card} was revealed already", "already_revealed")
             if self._alarm and card in POLICE_CARDS:
-                return Rejection("card_elsewhere", f"{card} lies on the alarm track, not in the stack", "on_alarm_track")
+                return Rejection("card_elsewhere", f"{card} lies on the alarm track, not in the stack",
+                                 "on_alarm_track")
             return None
         holder = self._where.get(card)
         family = MEMBER[card][0]
