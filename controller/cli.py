@@ -117,11 +117,10 @@ def cmd_tags(args: argparse.Namespace) -> int:
 
 
 def cmd_doctor(args: argparse.Namespace) -> int:
-    from controller.storage.diskcheck import check_storage
-    from controller.stage.stage import sound_files
-    from hardware.doctor import run_doctor
-
     from controller.secrets import secret_rows
+    from controller.stage.stage import sound_files
+    from controller.storage.diskcheck import check_storage
+    from hardware.doctor import run_doctor
 
     config = _config(args)
     rows = [*check_storage(config.state_dir), *secret_rows(args.config, config)]
@@ -157,7 +156,7 @@ def _journal_path(args: argparse.Namespace):
 
 def cmd_status(args: argparse.Namespace) -> int:
     from controller.storage.journal import Journal
-    from controller.report import game_status
+    from controller.report import game_status, status_lines
 
     path = _journal_path(args)
     status, menu = None, None
@@ -174,8 +173,7 @@ def cmd_status(args: argparse.Namespace) -> int:
     elif status.get("game") is None:
         print(status["message"])
     else:
-        for key, value in status.items():
-            print(f"{key}: {json.dumps(value)}")
+        print("\n".join(status_lines(status)))
     return 0
 
 
@@ -203,25 +201,38 @@ def cmd_classroom(args: argparse.Namespace) -> int:
     return run_classroom(settings, args.listen, args.http_port, args.pin)
 
 
+def _version() -> str:
+    """The installed package's version (``pyproject.toml``)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("gamebox")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
 def _fail(message: str) -> int:
-    print(f"gamebox: {message}", file=sys.stderr)
+    print("\n".join(f"gamebox: {line}" for line in message.splitlines()), file=sys.stderr)
     return 2
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="gamebox", description="The card-game referee box and its simulator.")
+    parser.add_argument("--version", action="version", version=f"gamebox {_version()}",
+                        help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     p = sub.add_parser("scenario", help="run rule scenario files (SCENARIOS.md)")
-    p.add_argument("files", nargs="+", metavar="FILE")
+    p.add_argument("files", nargs="+", metavar="FILE", help="scenario files (JSON), run in order")
     p.set_defaults(func=cmd_scenario)
 
     p = sub.add_parser("selfplay", help="bots play whole games at a virtual table")
-    p.add_argument("--game", required=True, choices=GAME_IDS)
-    p.add_argument("--players", type=int, required=True)
-    p.add_argument("--games", type=int, default=100)
-    p.add_argument("--seed", type=int, default=0)
-    p.add_argument("--options", type=_json_object, default={}, metavar="JSON")
+    p.add_argument("--game", required=True, choices=GAME_IDS, help="the game the bots play")
+    p.add_argument("--players", type=int, required=True, help="how many bots sit at the table")
+    p.add_argument("--games", type=int, default=100, help="how many whole games (default 100)")
+    p.add_argument("--seed", type=int, default=0, help="the first game's seed; the same seed plays the same games")
+    p.add_argument("--options", type=_json_object, default={}, metavar="JSON",
+                   help="the game's options as a JSON object, like '{\"bark_rule\": false}'")
     p.add_argument("--bots", default="greedy", help="bot per seat, comma-separated, repeating: random, greedy, forgetful")
     p.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     p.set_defaults(func=cmd_selfplay)
@@ -237,25 +248,25 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("status", help="the current game's state, from the journal")
     box_options(p)
-    p.add_argument("--json", action="store_true")
+    p.add_argument("--json", action="store_true", help="one JSON object, seats from 0 (the rule scenarios' keys)")
     p.set_defaults(func=cmd_status)
 
     p = sub.add_parser("history", help="past games: date, game, players, winner, duration, actions")
     box_options(p)
-    p.add_argument("--limit", type=int, default=50)
+    p.add_argument("--limit", type=int, default=50, help="how many games, newest first (default 50)")
     p.set_defaults(func=cmd_history)
 
     p = sub.add_parser("demo", help="bots play the simulated box in the terminal (alone: a one-minute show)")
     p.add_argument("--game", choices=GAME_IDS, help="one whole game at a person's pace (default: a short show)")
     p.add_argument("--all", action="store_true", help="a whole game of each, in turn, at a person's pace")
-    p.add_argument("--players", type=int)
-    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--players", type=int, help="how many bots play (default 3, Policecats 4; the short show 2)")
+    p.add_argument("--seed", type=int, default=1, help="the deal and the die (default 1)")
     p.add_argument("--speed", type=float, help="how much faster than a person (default 1; the short show 2)")
     p.set_defaults(func=cmd_demo)
 
     p = sub.add_parser("sim", help="play at a virtual table in a window: you are Player 1, bots play the others")
     p.add_argument("--game", choices=GAME_IDS, help="start this game (default: the box's menu)")
-    p.add_argument("--players", type=int)
+    p.add_argument("--players", type=int, help="with --game: how many sit at the table, you included (default 3, Policecats 4)")
     p.add_argument("--seed", type=int, help="the deal and the die (default: a new one each time; 1 for --screenshot)")
     p.add_argument("--screenshot", metavar="FILE", help="set the table up, save it as PNG and exit")
     p.add_argument("--moves", type=int, default=0, help="with --screenshot: the bots play this many more actions first")
@@ -268,7 +279,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.set_defaults(func=cmd_display)
 
     p = sub.add_parser("enroll", help="teach the box each card's tag, card by card (resumable)")
-    p.add_argument("deck", choices=[*GAME_IDS, "control"])
+    p.add_argument("deck", choices=[*GAME_IDS, "control"], help="the deck whose cards to enrol")
     box_options(p)
     p.add_argument("--profile", help="hardware profile (default: the config's, else sim: tags from stdin)")
     p.set_defaults(func=cmd_enroll)
@@ -276,7 +287,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("tags", help="write card ids onto blank NTAG stickers")
     tags = p.add_subparsers(dest="tags_command", required=True, metavar="ACTION")
     p = tags.add_parser("write", help="write each card id of a deck as an NDEF text record (PN532)")
-    p.add_argument("deck", choices=[*GAME_IDS, "control"])
+    p.add_argument("deck", choices=[*GAME_IDS, "control"], help="the deck whose card ids to write")
     box_options(p)
     p.add_argument("--profile", help="hardware profile (default: the config's, else sim: stickers from stdin)")
     p.set_defaults(func=cmd_tags)
@@ -286,7 +297,7 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--broker-port", type=int, help="default: the config's, else 1883")
     p.add_argument("--prefix", help="the stations' topic prefix (default: the config's, else gamebox)")
     p.add_argument("--listen", default="127.0.0.1", help="address of the page (default: this computer only; 0.0.0.0: the network, with a PIN)")
-    p.add_argument("--http-port", type=int, default=8080)
+    p.add_argument("--http-port", type=int, default=8080, help="the page's port (default 8080)")
     p.add_argument("--pin", help="PIN for the buttons (made up and printed when --listen is not localhost)")
     p.add_argument("--config", metavar="FILE", help="a box's TOML config: its [network] credentials and TLS settings")
     p.set_defaults(func=cmd_classroom)

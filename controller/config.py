@@ -32,10 +32,15 @@ def default_state_dir() -> Path:
     return Path(base) / "gamebox"
 
 
+#: A file's values are taken as written: "yes" is no boolean and "2" no number (pydantic's strict mode);
+#: paths and secrets are the exception, being strings in TOML.
+STRICT = ConfigDict(extra="forbid", strict=True)
+
+
 class NetworkConfig(BaseModel):
     """``[network]``: the box as a station on an MQTT broker (a classroom, a kiosk); off unless switched on."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
 
     enabled: bool = False
     broker: str = "localhost"
@@ -44,11 +49,11 @@ class NetworkConfig(BaseModel):
                          pattern=r"^[A-Za-z0-9_-]{1,64}$", description="this box's name in topics and on the page")
     prefix: str = Field("gamebox", pattern=r"^[A-Za-z0-9_/-]{1,64}$", description="the first part of every topic")
     username: str | None = None
-    password: SecretStr | None = Field(None, description="never logged; shown as ********")
+    password: SecretStr | None = Field(None, strict=False, description="never logged; shown as ********")
     tls: bool = False
-    ca_file: Path | None = Field(None, description="the broker's CA certificate (default: the system's)")
-    cert_file: Path | None = None
-    key_file: Path | None = None
+    ca_file: Path | None = Field(None, strict=False, description="the broker's CA certificate (default: the system's)")
+    cert_file: Path | None = Field(None, strict=False)
+    key_file: Path | None = Field(None, strict=False)
     queue: int = Field(200, ge=10, le=10000, description="messages kept while the broker is away; the oldest go first")
     health_every: float = Field(60.0, ge=1.0, description="seconds between two health messages")
     homeassistant: bool = Field(False, description="announce the box to Home Assistant (MQTT discovery)")
@@ -58,7 +63,7 @@ class NetworkConfig(BaseModel):
 class KioskConfig(BaseModel):
     """``[kiosk]``: a box nobody watches: a forgotten game is given up and the box invites new players."""
 
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
 
     enabled: bool = False
     idle_minutes: float = Field(5.0, gt=0.0, le=24 * 60, description="a game untouched this long is asked about")
@@ -66,7 +71,7 @@ class KioskConfig(BaseModel):
 
 
 class Config(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    model_config = STRICT
 
     profile: str = "sim"
     language: Literal[LANGUAGES] = "en"  # type: ignore[valid-type]
@@ -80,7 +85,7 @@ class Config(BaseModel):
     handover: float = Field(2.0, ge=0.0, le=10.0, description="after a turn passes, seconds before the buttons count for the new player (about the 'your turn' prompt)")
     undo_hold_window: float = Field(4.0, ge=0.5, le=10.0, description="a second hold of the die button within this takes back the last action")
     power_off_hold: float = Field(10.0, ge=3.0, le=60.0, description="holding the die button this long in the menu shuts the box down")
-    state_dir: Path = Field(default_factory=default_state_dir)
+    state_dir: Path = Field(default_factory=default_state_dir, strict=False)
     seed: int | None = Field(None, description="die-roll seed; by default a new one per game, journalled")
     games: dict[str, dict[str, Any]] = Field(default_factory=dict)
     network: NetworkConfig = Field(default_factory=NetworkConfig)
@@ -105,7 +110,15 @@ class Config(BaseModel):
 
 def one_line(source: str, error: ValidationError) -> str:
     """The first problem of a pydantic error as ``source: key a.b: bad value 'x': what is allowed``."""
-    first = error.errors()[0]
+    return _line(source, error.errors()[0])
+
+
+def every_line(source: str, error: ValidationError) -> str:
+    """Every problem of a pydantic error, one line each as :func:`one_line` writes them: all fixed in one go."""
+    return "\n".join(_line(source, problem) for problem in error.errors())
+
+
+def _line(source: str, first: Any) -> str:
     key = ".".join(str(p) for p in first["loc"]) or "(top level)"
     message = first["msg"].removeprefix("Value error, ")
     if first["type"] == "extra_forbidden":
@@ -132,7 +145,7 @@ def load_config(path: str | Path | None = None, **overrides: Any) -> Config:
     try:
         config = Config.model_validate(data)
     except ValidationError as exc:
-        raise ConfigError(one_line(source, exc)) from None
+        raise ConfigError(every_line(source, exc)) from None
     if config.volume > config.volume_max:
         config.volume = config.volume_max
     return config

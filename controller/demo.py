@@ -72,6 +72,34 @@ def pixels_text(pixels: list[tuple[int, int, int]], colour: bool) -> str:
     return "".join(out)
 
 
+#: The LED segments each game uses: the others stay dark, so the demo leaves them out.
+SEGMENTS = {"floppy-ears": ("turn-ring",), "pirates": ("turn-ring", "sea-route"),
+            "policecats": ("turn-ring", "police-track")}
+
+#: What a newcomer needs to read the lights, segment by segment.
+LEGEND = {
+    "turn-ring": "turn-ring: whose turn, in the player's colour on their side of the box (Player 1 Y yellow, "
+                 "2 G green, 3 B blue, 4 R red, 5 P purple), the colour to match in the middle of it; "
+                 "all one colour while a colour is chosen; '.' is off",
+    "sea-route": "sea-route: the sea (B) from the harbour to Treasure Island (Y at the end), each ship a dot "
+                 "in its player's colour",
+    "police-track": "police-track: who holds the policecat (their colour; dim while nobody does), or in the "
+                    "alarm variant the track, the figure (W) moving on with each whistle",
+}
+
+#: What a call is, said the first time a player makes or forgets one (rules F8, P8).
+CALLS = {
+    "woof": "a call: when a player's cards (hand and ears together) drop to one, they press the die button within "
+            "the call window to bark \"woof\" (F8); a forgotten bark costs a penalty card, hung on an ear",
+    "woof-woof": "a call: playing the last card, a player presses the die button within the call window to bark "
+                 "\"woof woof\" (F8); forgotten, it costs a penalty card and the game goes on",
+    "mau": "a call: a player left with one card presses the die button within the call window to call \"Mau\" "
+           "(P8); a forgotten call costs a penalty card",
+    "mau-mau": "a call: playing the last card, a player presses the die button within the call window to call "
+               "\"Mau Mau\" (P8); forgotten, the round does not end",
+}
+
+
 def describe(seat: int | None, action: dict[str, Any]) -> str:
     who = player_name(seat) if seat is not None else "the table"
     kind = action["type"]
@@ -98,10 +126,25 @@ class Demo:
         self.daemon = Daemon(config, clock=clock, stdin=False, out=lambda _line: None, notify=lambda _m: None)
         self._seen = 0
         self._leds = ""
+        self._last = ""  # the line printed last: the same line straight again is left out
+        self._segments: tuple[str, ...] = ()  # the segments the game under way uses
+        self._explained: set[str] = set()  # the calls already explained
 
     def say(self, text: str) -> None:
+        if text == self._last:
+            return
+        self._last = text
         self.stream.write(text + "\n")
         self.stream.flush()
+
+    def explain(self, action: dict[str, Any]) -> None:
+        """The first time a call is made (or due and forgotten), say what a call is."""
+        box = self.daemon.box
+        call = action.get("call") or (box.engine.call_needed({k: v for k, v in action.items() if k != "call"})
+                                      if action["type"] == "play" and box.engine is not None else None)
+        if call in CALLS and call not in self._explained:
+            self._explained.add(call)
+            self.say(f"    ({CALLS[call]})")
 
     def echo(self) -> None:
         """Print what the box said and showed since last time, then its LEDs if they changed."""
@@ -113,7 +156,8 @@ class Demo:
                 self.say(f"    box answers: {name.replace('_', ' ')}")
         self._seen = len(transcript)
         leds = self.daemon.devices.leds
-        parts = [f"{name} {pixels_text(leds.shown(name), self.colour)}" for name in leds.segments]
+        parts = [f"{name} {pixels_text(leds.shown(name), self.colour)}" for name in leds.segments
+                 if name in self._segments]
         text = "  ".join(parts)
         if text != self._leds:
             self._leds = text
@@ -127,6 +171,9 @@ class Demo:
         try:
             for n, (game, players) in enumerate(games):
                 self.say(f"== {game}, {players} players ==")
+                self._segments = tuple(name for name in SEGMENTS[game] if name in self.daemon.devices.leds.segments)
+                for name in self._segments:
+                    self.say(f"    legend: {LEGEND[name]}")
                 await self._inputs([Input("tap", f"control-game-{game}"), Input("tap", f"control-players-{players}")])
                 if self.daemon.stopping.is_set():
                     return results
@@ -137,6 +184,7 @@ class Demo:
                         return results
                     seat, action = auto.choose()
                     self.say(describe(seat, action))
+                    self.explain(action)
                     await self._inputs(auto.inputs(action))
                 winners = box.engine.view()["winners"]
                 await self.wait(3.0)

@@ -61,15 +61,13 @@ class Enrolment:
         if named and deck_of(named) and named != card:
             self.out(f"refused: this tag's text already says {named}, so the box would always read it as "
                      f"{named}; tap the tag of {card}")
-            self.stage.show("rejected", code="card_elsewhere", reason=f"the tag says {named}")
-            self.stage.prompt("enroll-taken")
+            self.stage.show("rejected", code="card_elsewhere", key="tag_taken", reason=f"the tag says {named}")
             return
         try:
             self.registry.enroll(uid, card)
         except TagTaken as exc:
             self.out(f"refused: {exc}; tap the tag of {card}")
-            self.stage.show("rejected", code="card_elsewhere")
-            self.stage.prompt("enroll-taken")
+            self.stage.show("rejected", code="card_elsewhere", key="tag_taken", reason=str(exc))
             return
         self.stage.show("accepted", action="enroll")
         self.left.pop(0)
@@ -101,18 +99,18 @@ class StickerWriter:
         card = self.cards[self.index]
         if seen.text and deck_of(seen.text):
             self.out(f"this sticker already says {seen.text}: lay a blank one for {card}")
-            self.stage.show("rejected", code="card_elsewhere")
+            self.stage.show("rejected", code="card_elsewhere", key="tag_taken")
             return
         try:
             uid = await asyncio.wrap_future(reader.write_text(card, seen.uid))
             self.registry.enroll(uid, card)
         except TagTaken as exc:
             self.out(f"refused: {exc}; lay a blank sticker for {card}")
-            self.stage.show("rejected", code="card_elsewhere")
+            self.stage.show("rejected", code="card_elsewhere", key="tag_taken")
             return
         except Exception as exc:  # the reader's or the tag's: say it, and ask again
             self.out(f"writing failed ({exc}); lay the sticker on the reader again")
-            self.stage.show("rejected", code="wrong_action")
+            self.stage.show("rejected", code="wrong_action", key="write_failed")
             return
         self.out(f"{card} written on {uid.hex()}")
         self.stage.show("accepted", action="write")

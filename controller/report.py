@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import time
 from typing import Any
 
@@ -43,6 +44,36 @@ def game_status(journal: Journal) -> dict[str, Any] | None:
     if hang is not None:  # Floppy Ears' setup: whose ear, which side (the turn ring's half-arc)
         status["next_ear"] = {"player": hang[0], "ear": hang[1]}
     return {**status, "last_roll": rolls[-1] if rolls else None, **engine.view()}
+
+
+#: Keys of the status whose value is one seat, and those with a list of seats.
+_SEAT = ("current", "police")
+_SEATS = ("winners",)
+#: Keys whose list has one entry per seat, in seat order.
+_PER_SEAT = ("hands", "hand_sizes", "ears", "ships", "scores", "tableau", "families")
+
+
+def status_lines(status: dict[str, Any]) -> list[str]:
+    """``gamebox status`` for a person: one ``key: value`` line each, players counted from 1 (JSON keeps 0)."""
+    players = status.get("players")
+
+    def player(seat: Any) -> str:
+        return f"Player {seat + 1}" if type(seat) is int else "-" if seat is None else json.dumps(seat)
+
+    lines = []
+    for key, value in status.items():
+        if key in _SEAT:
+            text = player(value)
+        elif key in _SEATS and isinstance(value, list):
+            text = ", ".join(player(seat) for seat in value) or "-"
+        elif key == "next_ear" and isinstance(value, dict):
+            text = f"{player(value.get('player'))}, {value.get('ear')} ear"
+        elif key in _PER_SEAT and isinstance(value, list) and len(value) == players:
+            text = "; ".join(f"{player(seat)}: {json.dumps(item)}" for seat, item in enumerate(value))
+        else:
+            text = json.dumps(value)
+        lines.append(f"{key}: {text}")
+    return lines
 
 
 def last_events(game: str, players: int, options: dict[str, Any], actions: list[dict[str, Any]]) -> list[str]:

@@ -15,6 +15,7 @@ import sys
 import threading
 from typing import Any, BinaryIO, Callable, Iterator
 
+from controller.decks import deck_of
 from hardware.clock import Clock
 
 PRESS_SECONDS = 0.01  # a click: the sim buttons do not bounce, and far shorter than a hold
@@ -111,7 +112,9 @@ class SimInput:
         words = line.split()
         if not words or words[0].startswith("#"):
             return
-        verb, args = words[0], words[1:]
+        verb, args = words[0].lower(), words[1:]
+        if verb in ("press", "hold"):  # a button's name in any case: press RED
+            args = [arg.lower() for arg in args]
         buttons, readers = self.devices.buttons, self.devices.readers
         if verb == "tap" and len(args) == 1 and readers:
             await self.tap(args[0])
@@ -128,16 +131,23 @@ class SimInput:
             await self.clock.sleep(PRESS_SECONDS)
         elif verb == "wait" and len(args) == 1 and _seconds(args[0]) is not None:
             await self.clock.sleep(_seconds(args[0]))
+        elif verb == "wait" and len(args) == 1:
+            self.out(f"error: cannot wait {args[0]!r}: a wait is 0 to 60 seconds")
         else:
-            self.out(f"error: cannot do {line!r} (tap CARD|UID, remove, press|hold {'|'.join(sorted(buttons))}, wait SECONDS)")
+            self.out(f"error: cannot do {line!r} (tap CARD|UID, remove, press|hold {'|'.join(sorted(buttons))}, "
+                     "wait SECONDS from 0 to 60)")
 
     async def tap(self, what: str) -> None:
         """Lay a card (by id, carrying its text record) or a bare tag (by hex UID) on the first reader, and lift it."""
         reader = next(iter(self.devices.readers.values()))
-        try:
-            uid, text = bytes.fromhex(what.replace(":", "")), None
-        except ValueError:
+        if deck_of(what.lower()) is not None:  # a card id in any case: RED-3 is red-3
+            what = what.lower()
             uid, text = card_uid(what), what
+        else:
+            try:
+                uid, text = bytes.fromhex(what.replace(":", "")), None
+            except ValueError:
+                uid, text = card_uid(what), what
         reader.tap(uid, text)
         await asyncio.sleep(0)
         if self.lift:

@@ -11,8 +11,12 @@ attention, 2 the profile itself is wrong.
 from __future__ import annotations
 
 import asyncio
+import os
 import sys
-from collections.abc import Callable, Mapping, Sequence
+import tempfile
+import warnings
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from pathlib import Path
 from typing import NamedTuple, TextIO
 
@@ -67,7 +71,37 @@ def run_doctor(
     except ProfileError as error:
         print(f"gamebox doctor: {error}", file=out)
         return PROFILE_ERROR
-    return asyncio.run(_examine(loaded, build, clock or SystemClock(), settle, sounds, out, host or Host(), extra))
+    with _library_noise_kept_out():
+        return asyncio.run(_examine(loaded, build, clock or SystemClock(), settle, sounds, out, host or Host(), extra))
+
+
+#: How the lines start that C libraries (ALSA, JACK) and Python's warnings write on their own while devices open.
+NOISE: tuple[str, ...] = ("ALSA lib ", "jack server", "Cannot connect to server", "JackShmReadWritePtr", "  warnings.warn(")
+
+
+@contextmanager
+def _library_noise_kept_out() -> Iterator[None]:
+    """Keep ALSA's, SDL's and gpiozero's own chatter out of the doctor's table; pass any other stderr line on after.
+
+    The C libraries write to file descriptor 2 behind Python's back, so it is
+    caught there; Python's warnings (gpiozero's pin-factory fallbacks) are
+    switched off, as the table's rows already say what failed.
+    """
+    sys.stderr.flush()
+    saved = os.dup(2)
+    with tempfile.TemporaryFile() as caught, warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        os.dup2(caught.fileno(), 2)
+        try:
+            yield
+        finally:
+            sys.stderr.flush()
+            os.dup2(saved, 2)
+            os.close(saved)
+            caught.seek(0)
+            for line in caught.read().decode("utf-8", "replace").splitlines():
+                if line.strip() and not line.startswith(NOISE) and "Warning: " not in line:
+                    print(line, file=sys.stderr)
 
 
 async def _examine(
@@ -103,6 +137,10 @@ async def _examine(
 
 #: (words in a fault message, the likely fix), first match wins: what a person can do about it.
 FIXES: tuple[tuple[tuple[str, ...], str], ...] = (
+    (("no module named",), "the Pi libraries are not installed: pip install -e '.[pi]' (on the Pi itself)"),
+    (("module 'board' has no attribute",), "this computer has no Raspberry Pi pins: run the doctor on the Pi"),
+    (("unable to load any default pin factory",), "no GPIO here: run the doctor on the Pi, with the Pi libraries "
+                                                   "installed (pip install -e '.[pi]')"),
     (("spidev", "no such file"), "SPI is not enabled: sudo raspi-config nonint do_spi 0, then reboot"),
     (("spidev", "permission"), "the user is not in the spi group: sudo usermod -aG spi $USER, then log in again"),
     (("i2c", "no such file"), "I2C is not enabled: sudo raspi-config nonint do_i2c 0, then reboot"),

@@ -110,3 +110,16 @@ def test_the_demo_alone_is_a_short_show_and_says_how_to_stop_and_to_watch_more()
 
     watched = asyncio.run(scenario()) / speed  # box seconds at the show's speed: what a person sits through
     assert 40 <= watched <= 75, f"the show takes {watched:.0f} s to watch"
+
+
+def test_the_demo_explains_its_lights_shows_only_the_game_s_strips_and_explains_a_call_once() -> None:
+    """Issue 21: the demo for someone who does not know the rules."""
+    _results, text = play([("pirates", 2), ("floppy-ears", 3)], colour=False)
+    pirates, floppy = text.split("== floppy-ears, 3 players ==")
+    assert "legend: turn-ring: whose turn" in pirates and "legend: sea-route:" in pirates
+    assert "police-track" not in pirates, "Pirate & Co. never lights the police track"
+    assert "sea-route" not in floppy and "police-track" not in floppy
+    assert re.search(r"lights: sea-route \S+  turn-ring [YGBRP.W]{12}$", pirates, re.M)
+    assert floppy.count('to bark "woof" (F8)') == 1, "a call is explained the first time only"
+    lines = text.splitlines()
+    assert [a for a, b in zip(lines, lines[1:]) if a == b] == [], "no line is printed twice in a row"

@@ -26,6 +26,7 @@ import logging
 import random
 from typing import Any, Callable
 
+from controller.box.announce import describe, event_shows, prompt_for, setup_of
 from controller.box.calls import CallWindow, PendingCall
 from controller.box.gestures import Gestures
 from controller.box.handover import Handover
@@ -145,7 +146,7 @@ class Box:
             engine = engine_class(game)(players, options)
         except ValueError as exc:
             log.warning("cannot start %s for %d players: %s", game, players, exc)
-            self.stage.show("rejected", code="wrong_action", reason=str(exc))
+            self.stage.show("rejected", code="wrong_action", key="cannot_start", reason=str(exc))
             return False
         seed = self.config.seed if self.config.seed is not None else self.new_seed()
         try:
@@ -158,7 +159,7 @@ class Box:
         self.menu.started(game)
         log.info("new game %s: %s, %d players, options %s, seed %d", game_id, game, players, options, seed)
         self.stage.show("new_game", game=game, players=players)
-        self.stage.show("deal", game=game)
+        self.stage.show("deal", game=game, setup=setup_of(game, engine.options))
         self._after_change()
         return True
 
@@ -212,7 +213,7 @@ class Box:
         if owner == "control":
             self._control(card)
         elif not self.playing:
-            self.stage.show("not_now", card=card)
+            self.stage.show("not_now", card=card, key="choose_game_first")
             self.stage.prompt("choose-game", game=self.menu.game)
         elif owner != self.engine.game:
             log.warning("card %s (tag %s) belongs to %s, not %s", card, key, owner, self.engine.game)
@@ -240,6 +241,7 @@ class Box:
         if button != DIE:
             self._color_button(button)
         elif engine is None:
+            self.gestures.cancel()  # a press between two holds: they are no undo gesture
             self.menu.press()
         elif self.calls.pending is not None:  # the call, made in time
             self._make_call()
@@ -257,6 +259,9 @@ class Box:
         if button != DIE:
             self._color_button(button)
         elif engine is None:
+            if self.gestures.second_hold(self.now()):  # the undo gesture: nothing is taken back in the menu
+                self.stage.show("rejected", code="nothing_to_undo", reason="nothing to take back: no game is under way")
+                return
             start = self.menu.hold()
             if start is not None:
                 self.new_game(*start)
@@ -328,7 +333,7 @@ class Box:
             self.shut_down()
         elif name.startswith(("game-", "players-", "variant-")):
             if self.playing:
-                self.stage.show("not_now", card=card)
+                self.stage.show("not_now", card=card, key="game_under_way")
                 return
             if self.engine is not None:  # a game is over: the card opens the menu
                 self._open_menu()
@@ -387,7 +392,8 @@ class Box:
         elif awaiting in ("give", "lure"):
             action = {"type": awaiting, "player": seat, "card": card}
         else:  # roll, choose_color: a card is not what is awaited
-            self._answer(Rejection("wrong_action", f"a card was tapped while awaiting {awaiting}"))
+            self._answer(Rejection("wrong_action", f"a card was tapped while awaiting {awaiting}",
+                                   "roll_first" if awaiting == "roll" else "choose_color_first"))
             return
         self._act(action)
 
@@ -414,7 +420,8 @@ class Box:
             self.stage.prompt(f"color-{self.wish}")
             self._scene()
         else:
-            self._answer(Rejection("wrong_action", f"the die button does nothing while awaiting {engine.awaiting}"))
+            self._answer(Rejection("wrong_action", f"the die button does nothing while awaiting {engine.awaiting}",
+                                   "tap_a_card"))
 
     def _color_button(self, button: str) -> None:
         engine = self.engine
@@ -424,7 +431,7 @@ class Box:
             else:
                 self._act({"type": "choose_color", "player": engine.current, "color": button})
         elif self.playing and self.calls.pending is None:
-            self._answer(Rejection("wrong_action", f"the {button} button does nothing now"))
+            self._answer(Rejection("wrong_action", f"the {button} button does nothing now", "no_color_now"))
 
     def _wait(self) -> None:
         """A press in the handover time: it does nothing but say so."""
@@ -439,7 +446,7 @@ class Box:
         assert engine is not None and self.game_id is not None
         result = engine.apply(action)
         if isinstance(result, Rejection):
-            log.info("rejected %s: %s (%s)", action, result.code, result.message)
+            log.info("rejected %s: %s (%s)", describe(action), result.code, result.message)
             self._answer(result)
             return False
         winners = list(engine.view().get("winners") or []) if engine.over else None
@@ -459,8 +466,8 @@ class Box:
             self.last_roll = _last_roll([action])
         for listener in list(self.listeners):
             listener(action, result)
-        for event in result.events:
-            self.stage.show(event["event"], **{k: v for k, v in event.items() if k != "event"})
+        for name, details in event_shows(engine, result.events):
+            self.stage.show(name, **details)
         self.stage.show("accepted", action=action["type"])
         self._after_change()
         return True
@@ -486,7 +493,7 @@ class Box:
         engine = self.engine
         if self.calls.pending is not None:
             pending = self.calls.take()
-            log.info("took back the tap waiting for its call: %s", pending.action)
+            log.info("took back the tap waiting for its call: %s", describe(pending.action))
             self.stage.show("undone", action=pending.action["type"], **_details(pending.action))
             self._after_change()
             return
@@ -503,7 +510,7 @@ class Box:
         self.engine = engine_class(engine.game).replay(engine.players, engine.options, engine.log[:-1])
         self.seq -= 1
         self.last_roll = _last_roll(self.engine.log)
-        log.info("game %s: took back action %d %s", self.game_id, self.seq, last)
+        log.info("game %s: took back action %d: %s", self.game_id, self.seq, describe(last))
         for listener in list(self.undo_listeners):
             listener(last)
         self.stage.show("undone", action=last["type"], **_details(last))
@@ -511,7 +518,7 @@ class Box:
 
     # -- answering -------------------------------------------------------------------
     def _answer(self, rejection: Rejection) -> None:
-        self.stage.show("rejected", code=rejection.code, reason=rejection.message)
+        self.stage.show("rejected", code=rejection.code, key=rejection.key, reason=rejection.message)
         if rejection.code in ("joker_start", "special_start"):
             self.stage.prompt("put-under")
 
@@ -519,7 +526,7 @@ class Box:
         """Prompt for what the referee awaits now, and redraw the scene."""
         engine = self.engine
         assert engine is not None
-        awaiting, seat = engine.awaiting, engine.current
+        awaiting = engine.awaiting
         self.handover.follow(self._turn(), self.now())
         if awaiting == "start_card":  # a fresh deal: any card may be laid again at once
             self.taps.forget()
@@ -529,11 +536,8 @@ class Box:
         if awaiting == "over":
             winners = list(engine.view().get("winners") or [])
             self.stage.show("tie" if len(winners) > 1 else "winner", winners=winners, game=engine.game)
-        elif (hang := engine.next_hang()) is not None:
-            seat, ear = hang
-            self.stage.prompt(f"hang-{ear}", seat=seat)
-        else:
-            self.stage.prompt(awaiting, seat=seat, game=engine.game)
+        elif (prompt := prompt_for(engine)) is not None:
+            self.stage.prompt(prompt[0], **prompt[1])
         self._scene()
 
     def _turn(self) -> tuple[int | None, int | None, bool]:
@@ -588,7 +592,8 @@ class Box:
         if engine is None:
             return f"menu: choosing {self.menu.game}"
         if engine.over:
-            return f"{engine.game}: over, winners {engine.view().get('winners')}"
+            winners = " and ".join(f"player {w + 1}" for w in engine.view().get("winners") or [])
+            return f"{engine.game}: over, won by {winners or 'nobody'}"
         if engine.current is None:
             return f"{engine.game}: awaiting {engine.awaiting}"
         return f"{engine.game}: player {engine.current + 1} to {engine.awaiting}"

@@ -126,7 +126,7 @@ class Menu:
         if self.players is None:
             self.game_chosen = True
             self.players = self.player_counts(self.game)[0]
-            self.stage.prompt(f"players-{self.players}")
+            self.stage.prompt("menu-hold", game=self.game, players=self.players)
             self._changed()
             return None
         return self.game, self.players
@@ -160,7 +160,7 @@ class Menu:
             self._changed()
             return game, self.players
         if self.players_chosen:
-            self.stage.show("rejected", code="wrong_action",
+            self.stage.show("rejected", code="wrong_action", key="players_not_allowed",
                             reason=f"{game} is for {' or '.join(map(str, counts))} players, not {self.players}")
             self.players_chosen = False
         if self.players not in counts:
@@ -187,7 +187,8 @@ class Menu:
     def set_language(self, language: str) -> None:
         """Speak ``language`` from now on (a rulebook language, else refused)."""
         if language not in LANGUAGES:
-            self.stage.show("rejected", code="wrong_action", reason=f"no language {language!r} ({', '.join(LANGUAGES)})")
+            self.stage.show("rejected", code="wrong_action", key="no_language",
+                            reason=f"no language {language!r} ({', '.join(LANGUAGES)})")
             return
         self.language = language
         self._set("language", language)

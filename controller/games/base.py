@@ -70,16 +70,33 @@ class Shape:
         object.__setattr__(self, "least", 1 + len(self.required))
 
 
+def player_name(seat: int) -> str:
+    """A referee seat (from 0) as people count it: seat 0 is ``Player 1``."""
+    return f"Player {seat + 1}"
+
+
 class OptionsError(ValueError):
     """Players or options a game cannot be set up with; the message is one line for a person."""
 
 
 @dataclass(frozen=True, slots=True)
 class Rejection:
-    """An action the referee refused. The state is unchanged."""
+    """An action the referee refused. The state is unchanged.
+
+    ``code`` is SCENARIOS.md's; ``reason`` says precisely why (a key of
+    :data:`~controller.games.reasons.REASONS`), so what the box says is
+    chosen by the true reason, not by the code alone; :attr:`key` is the
+    reason, or the code where none was given. ``message`` is one line for a person, players counted from 1.
+    """
 
     code: str
     message: str
+    reason: str = ""
+
+    @property
+    def key(self) -> str:
+        """The precise reason: :attr:`reason`, or the code where the refusal gave none."""
+        return self.reason or self.code
 
     def __bool__(self) -> bool:  # lets callers write ``if not result:``
         return False
@@ -191,31 +208,34 @@ class Engine(ABC):
         and of the right JSON type.
         """
         if not isinstance(action, dict):
-            return Rejection("wrong_action", f"an action is a JSON object, not {type(action).__name__}")
+            return Rejection("wrong_action", f"an action is a JSON object, not {type(action).__name__}",
+                             "not_an_action")
         awaiting = self.awaiting
         if awaiting == "over":
             return Rejection("game_over", "the game is over")
         player = action.get("player")
         if player is not None:
             if type(player) is not int or not 0 <= player < self.players:  # JSON's true is no seat
-                return Rejection("wrong_action", f"no seat {player!r} at a table of {self.players}")
+                return Rejection("wrong_action", f"no seat {player!r} at a table of {self.players} (seats 0 to "
+                                 f"{self.players - 1} are Players 1 to {self.players})", "no_such_seat")
             if player != self.current and self.current is not None:
-                return Rejection("not_your_turn", f"it is seat {self.current}'s turn, not seat {player}'s")
+                return Rejection("not_your_turn",
+                                 f"it is {player_name(self.current)}'s turn, not {player_name(player)}'s")
         kind = action.get("type")
         shape = self.shapes.get(kind) if type(kind) is str else None
         if shape is None:
-            return Rejection("wrong_action", f"{self.game} has no action {kind!r}")
+            return Rejection("wrong_action", f"{self.game} has no action {kind!r}", "no_such_action")
         if kind not in self.accepts[awaiting]:
-            return Rejection("wrong_action", f"{kind!r} is not possible now: awaiting {awaiting}")
+            return Rejection("wrong_action", f"{kind!r} is not possible now: awaiting {awaiting}", "not_awaited")
         if player is None and shape.seated:
-            return Rejection("wrong_action", f"a {kind} needs its 'player'")
+            return Rejection("wrong_action", f"a {kind} needs its 'player'", "missing_field")
         for name, of_type in shape.typed:
             value = action.get(name)
             if type(value) is not of_type:  # JSON types exactly: 1.0 is no seat, 7 no card
                 if value is not None:
-                    return Rejection("wrong_action", f"{name!r} is a {of_type.__name__}, not {value!r}")
+                    return Rejection("wrong_action", f"{name!r} is a {of_type.__name__}, not {value!r}", "bad_field")
                 if name in shape.required:
-                    return Rejection("wrong_action", f"a {kind} needs its {name!r}")
+                    return Rejection("wrong_action", f"a {kind} needs its {name!r}", "missing_field")
         return self._check(action)
 
     def _logged(self, action: dict[str, Any]) -> dict[str, Any]:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.games.base import COLORS, Engine, OptionsError, Rejection, Shape
+from controller.games.base import COLORS, Engine, OptionsError, Rejection, Shape, player_name
 
 SYMBOLS = 7
 JOKERS: tuple[str, ...] = tuple(f"joker-{n}" for n in range(1, 9))
@@ -165,11 +165,13 @@ class FloppyEars(Engine):
         """Refuse a card the referee knows is on an ear, on the pile or in a hand."""
         spot = self._ear_of(card)
         if spot is not None:
-            return Rejection("card_elsewhere", f"{card} hangs on seat {spot[0]}'s {EARS[spot[1]]} ear")
+            return Rejection("card_elsewhere", f"{card} hangs on {player_name(spot[0])}'s {EARS[spot[1]]} ear",
+                             "card_on_ear")
         if card in self.pile:
-            return Rejection("card_elsewhere", f"{card} is on the discard pile")
+            return Rejection("card_elsewhere", f"{card} is on the discard pile", "card_on_pile")
         if card in self.held:
-            return Rejection("card_elsewhere", f"{card} is in seat {self.held[card]}'s hand")
+            return Rejection("card_elsewhere", f"{card} is in {player_name(self.held[card])}'s hand",
+                             "card_in_other_hand")
         return None
 
     def _from_hand(self, seat: int, card: str) -> Rejection | None:
@@ -178,7 +180,8 @@ class FloppyEars(Engine):
             return None
         refusal = self._unseen(card)
         if refusal is None and self.hands[seat] == 0:
-            return Rejection("card_elsewhere", f"seat {seat} holds no hand card, so {card} is not theirs")
+            return Rejection("card_elsewhere", f"{player_name(seat)} holds no hand card, so {card} is not theirs",
+                             "no_hand_cards")
         return refusal
 
     # -- validation ------------------------------------------------------------------
@@ -189,15 +192,15 @@ class FloppyEars(Engine):
         if kind == "choose_color":
             color = action["color"]
             if color not in COLORS:
-                return Rejection("wrong_action", f"wish one of {', '.join(COLORS)}, not {color!r}")
+                return Rejection("wrong_action", f"wish one of {', '.join(COLORS)}, not {color!r}", "bad_color")
             return None
         if kind == "hang" and action["ear"] not in EARS:
-            return Rejection("wrong_action", f"an ear is 'left' or 'right', not {action['ear']!r}")
+            return Rejection("wrong_action", f"an ear is 'left' or 'right', not {action['ear']!r}", "bad_ear")
         if kind == "play" and action.get("call") not in _NO_CALL_OR_CALLS:
-            return Rejection("wrong_action", f"a bark is 'woof' or 'woof-woof', not {action.get('call')!r}")
+            return Rejection("wrong_action", f"a bark is 'woof' or 'woof-woof', not {action.get('call')!r}", "bad_call")
         card = action["card"]
         if card not in FACE:
-            return Rejection("unknown_card", f"{card!r} is no Floppy Ears card")
+            return Rejection("unknown_card", f"{card!r} is no Floppy Ears card", "not_in_game")
         if kind == "hang":
             return self._check_hang(action["player"], action["ear"], card)
         if kind == "play":
@@ -212,7 +215,7 @@ class FloppyEars(Engine):
         if refusal is not None:
             return refusal
         if self.ears[player][EARS.index(ear)] is not None:
-            return Rejection("not_eligible", f"seat {player}'s {ear} ear already holds a card")
+            return Rejection("not_eligible", f"{player_name(player)}'s {ear} ear already holds a card", "ear_taken")
         return None
 
     def _an_ear_matches(self, seat: int) -> bool:

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar, Sequence
 
-from controller.games.base import COLORS, QUIET, Engine, OptionsError, Outcome, Rejection, Result, Shape
+from controller.games.base import COLORS, QUIET, Engine, OptionsError, Outcome, Rejection, Result, Shape, player_name
 
 SPECIALS: tuple[str, ...] = ("ship", "bottle", "sleeper")  # one of each per colour
 LEAVABLE: tuple[str, ...] = ("ship", "bottle", "sleeper", "parrot")  # every special type: no start card (P1)
@@ -204,7 +204,8 @@ class Pirates(Engine):
             return self._play(self.current, action["card"], action.get("call"), dry_run=True)
         if kind == "choose_color":
             if action["color"] not in COLORS:
-                return Rejection("wrong_action", f"wish one of {', '.join(COLORS)}, not {action['color']!r}")
+                return Rejection("wrong_action", f"wish one of {', '.join(COLORS)}, not {action['color']!r}",
+                                 "bad_color")
         elif kind == "start_card":
             card = action["card"]
             info = self._deck.get(card)
@@ -325,14 +326,14 @@ class Pirates(Engine):
         ``&``. A refusal is the :class:`Rejection` of the first rule broken.
         """
         if call is not None and call not in CALLS:
-            return Rejection("wrong_action", f"the calls are 'mau' and 'mau-mau', not {call!r}")
+            return Rejection("wrong_action", f"the calls are 'mau' and 'mau-mau', not {call!r}", "bad_call")
         if not self._hands[p]:
-            return Rejection("wrong_action", "that seat holds no card")
+            return Rejection("wrong_action", f"{player_name(p)} holds no card", "no_cards_left")
         bit = self._bit_of.get(card)
         if bit is None:
             return _unknown(card)
         if bit & self._pile:
-            return Rejection("card_elsewhere", f"{card} is already on the discard pile")
+            return Rejection("card_elsewhere", f"{card} is already on the discard pile", "card_on_pile")
         if self.pending_draw and not bit & BOTTLES:
             return Rejection("must_draw", f"draw {self.pending_draw} cards or pass the debt on with a bottle post")
         if not bit & self.playable:
@@ -510,8 +511,8 @@ class Pirates(Engine):
 
 def _unknown(card: Any) -> Rejection:
     if isinstance(card, str) and card in CARDS:
-        return Rejection("unknown_card", f"{card} was left out of this game's deck")
-    return Rejection("unknown_card", f"{card!r} is no card of Pirate & Co.")
+        return Rejection("unknown_card", f"{card} was left out of this game's deck", "left_out")
+    return Rejection("unknown_card", f"{card!r} is no card of Pirate & Co.", "not_in_game")
 
 
 __all__ = ["BITS", "BOTTLES", "CARDS", "CARD_OF_BIT", "DeckTables", "Pirates", "card_ids", "tables_for"]

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from controller.games.base import Engine, OptionsError, Rejection, Shape
+from controller.games.base import Engine, OptionsError, Rejection, Shape, player_name
 
 FACES: tuple[str, ...] = ("cat", "dog", "mouse", "whistle")
 DEFAULT_DIE: tuple[str, ...] = ("cat", "cat", "cat", "dog", "mouse", "whistle")
@@ -167,41 +167,52 @@ class Policecats(Engine):
         if kind == "roll":
             face = action["face"]
             if face not in self._faces:
-                return Rejection("wrong_action", f"the die has no face {face!r}")
+                return Rejection("wrong_action", f"the die has no face {face!r}", "bad_face")
             return None
         if kind == "send_kittens":
             to = action["to"]
             if not 0 <= to < self.players:
-                return Rejection("wrong_action", f"no seat {to!r} to send the kittens to")
+                return Rejection("wrong_action", f"no seat {to!r} to send the kittens to", "no_such_seat")
             if to not in self._kitten_homes():
-                return Rejection("not_eligible", f"seat {to} has no parent of family {self._pending}")
+                return Rejection("not_eligible", f"{player_name(to)} has no parent of family {self._pending}",
+                                 "no_parent_there")
             return None
         card = action["card"]
         if card not in MEMBER:
-            return Rejection("unknown_card", f"{card!r} is no Policecats card")
+            return Rejection("unknown_card", f"{card!r} is no Policecats card", "not_in_game")
         if kind == "reveal":
             if card in self._seen:
-                return Rejection("card_elsewhere", f"{card} was revealed already")
+                return Rejection("card_elsewhere", f"{card} was revealed already", "already_revealed")
             if self._alarm and card in POLICE_CARDS:
-                return Rejection("card_elsewhere", f"{card} lies on the alarm track, not in the stack")
+                return Rejection("card_elsewhere", f"{card} lies on the alarm track, not in the stack",
+                                 "on_alarm_track")
             return None
         holder = self._where.get(card)
         family = MEMBER[card][0]
         if kind == "give":
             if holder != player:
                 if family and self._family_holder(family) == player:
-                    return Rejection("not_eligible", f"family {family} is complete and stays together")
-                return Rejection("card_elsewhere", f"{card} does not lie face up in front of seat {player}")
+                    return Rejection("not_eligible", f"family {family} is complete and stays together",
+                                     "complete_family")
+                return Rejection("card_elsewhere", f"{card} does not lie face up in front of {player_name(player)}",
+                                 "not_yours")
         else:  # lure
             if holder is None or holder == player:
                 if family and self._family_holder(family) not in (None, player):
-                    return Rejection("not_eligible", f"family {family} is complete and stays together")
-                return Rejection("card_elsewhere", f"{card} does not lie in front of another player")
+                    return Rejection("not_eligible", f"family {family} is complete and stays together",
+                                     "complete_family")
+                if holder == player:
+                    return Rejection("card_elsewhere", f"{card} lies in front of {player_name(player)} already",
+                                     "own_card")
+                return Rejection("card_elsewhere", f"{card} does not lie in front of another player", "not_on_table")
         if self._protected(holder):
-            return Rejection("not_eligible", f"seat {holder} holds the policecat: their cats are protected")
+            return Rejection("not_eligible", f"{player_name(holder)} holds the policecat: their cats are protected",
+                             "protected_by_policecat")
         if self._carried(card, holder) is None:
-            why = "policecat cards stay" if MEMBER[card][1] == "police" else "kittens go only with their parent"
-            return Rejection("not_eligible", f"{card} cannot go: {why}")
+            if MEMBER[card][1] == "police":
+                return Rejection("not_eligible", f"{card} cannot go: policecat cards stay", "policecat_card_stays")
+            return Rejection("not_eligible", f"{card} cannot go: kittens go only with their parent",
+                             "kittens_need_parent")
         return None
 
     # -- carrying out --------------------------------------------------------------
@@ -240,14 +251,19 @@ class Policecats(Engine):
             if self._movable(player):
                 self.awaiting = "give"
                 return
-            why = "protected by the policecat" if self._protected(player) else "no cat card to give"
-            events.append({"event": "nothing_happens", "player": player, "face": face, "reason": why})
+            guarded = self._protected(player) and any(seat == player for seat in self._where.values())
+            why = "protected by the policecat" if guarded else "no cat card to give"
+            events.append({"event": "nothing_happens", "player": player, "face": face, "reason": why,
+                           "key": "protected_by_policecat" if guarded else "no_cat"})
         else:  # mouse
             if self._lurable(player):
                 self.awaiting = "lure"
                 return
-            events.append({"event": "nothing_happens", "player": player, "face": face,
-                           "reason": "no cat card to lure"})
+            guarded = self._figure is not None and any(
+                seat != player and self._protected(seat) for seat in self._where.values())
+            why = "protected by the policecat" if guarded else "no cat card to lure"
+            events.append({"event": "nothing_happens", "player": player, "face": face, "reason": why,
+                           "key": "protected_by_policecat" if guarded else "no_cat"})
         self._end_turn(events)
 
     def _whistle(self, player: int, events: list[dict[str, Any]]) -> None:

@@ -76,6 +76,9 @@ def details(context: dict[str, Any]) -> str:
     for key in ("card", "color", "count", "call", "face", "family", "game"):
         if context.get(key) is not None:
             words.append(str(context[key]))
+    for key in ("ships", "scores"):  # one number per seat: where each ship is, how many cats each has
+        if isinstance(context.get(key), list):
+            words.append("; ".join(f"{player_name(seat)}: {n}" for seat, n in enumerate(context[key])))
     return ", ".join(words)
 
 

@@ -20,7 +20,7 @@ from controller.stage.lights.cues import SHOW_LIGHTS
 
 DEFAULT_SHOWS = Path(__file__).with_name("shows.toml")
 LIGHTS: tuple[str, ...] = tuple(SHOW_LIGHTS)  # the lights a show may name
-FIELDS = ("sound", "say", "light", "segment", "color")
+FIELDS = ("sound", "say", "light", "segment", "color", "each", "of")
 
 
 class ShowSpec(BaseModel):
@@ -34,6 +34,8 @@ class ShowSpec(BaseModel):
     segment: str | None = None
     color: str | None = None
     by: str | None = None
+    each: list[str] | None = None
+    of: str | None = None
 
     @field_validator("light")
     @classmethod
@@ -67,8 +69,11 @@ class _Blank(dict):
 
 
 def context(details: dict[str, Any]) -> dict[str, Any]:
-    """The template fields of an event: its details plus seat numbers from 1 and where the figure went."""
+    """The template fields of an event: its details plus seat numbers from 1, where the figure went, and a
+    refusal's reason key (its code when it has none)."""
     ctx = dict(details)
+    if "code" in details and not details.get("key"):
+        ctx["key"] = details["code"]
     for key in ("player", "seat"):
         if isinstance(details.get(key), int):
             ctx["seat1"] = details[key] + 1
@@ -132,6 +137,10 @@ class ShowBook:
         say = fields["say"]
         lines = [say] if isinstance(say, str) else list(say or [])
         filled = [line for line in (fill(s, ctx) for s in lines) if line]
+        items = ctx.get(fields["of"]) if fields["of"] else None
+        for seat, value in enumerate(items if isinstance(items, list) else []):
+            item = dict(ctx, seat=seat, seat1=seat + 1, value=value)
+            filled += [line for line in (fill(s, item) for s in fields["each"] or []) if line]
         sound = fill(fields["sound"], ctx) if fields["sound"] else None
         color = fill(fields["color"], ctx) if fields["color"] else None
         return Cue(sound or None, tuple(filled), fields["light"], fields["segment"] or "turn-ring", color)

@@ -35,7 +35,7 @@ log = logging.getLogger("gamebox.stage")
 SOUNDS = Path(__file__).resolve().parents[2] / "sounds"
 VOICE = SOUNDS / "voice"
 GAP = 0.15  # seconds of quiet between two spoken lines
-WAITING = 6  # spoken lines that may wait: a child tapping faster than the box speaks builds no backlog
+WAITING = 6  # shows whose lines may wait: a child tapping faster than the box speaks builds no backlog
 KEPT = 2000  # transcript entries kept (a daemon runs for months)
 
 OFF = (0, 0, 0)
@@ -114,7 +114,8 @@ class DeviceStage:
         self.segments = {name: len(leds.segment(name)) for name in leds.segments} if leds else {}
         self.base: dict[str, Running] = {}
         self.active: dict[str, Running] = {}
-        self.voice: deque[tuple[str, bool]] = deque()  # (sound name, is a prompt line)
+        self.voice: deque[tuple[str, bool, int]] = deque()  # (line, is a prompt line, the show it belongs to)
+        self._shows = 0  # shows queued so far: the number of the next one
         self.voice_free = 0.0
         self.scene_now: Scene | None = None
         self.last_prompt: tuple[str, tuple[str, ...]] | None = None
@@ -169,8 +170,8 @@ class DeviceStage:
             return
         if prompt_id == "language":
             self.speak(context.get("language", self.language))
-        key = (prompt_id, cue.say)
-        if key == self.last_prompt and any(is_prompt for _, is_prompt in self.voice):
+        key = (prompt_id, cue.say, self.language)  # a language chosen again is said in the new language
+        if key == self.last_prompt and any(is_prompt for _, is_prompt, _ in self.voice):
             return  # already waiting to be said
         self.last_prompt = key
         while self.voice and self.voice[-1][1]:  # out-of-date prompt lines
@@ -195,7 +196,7 @@ class DeviceStage:
 
     def quiet_at(self) -> float:
         """When everything queued to be said will have been said (a player waits for the box)."""
-        pending = sum(self.durations.get(self._voice_name(line), 0.0) + GAP for line, _ in self.voice)
+        pending = sum(self.durations.get(self._voice_name(line), 0.0) + GAP for line, _, _ in self.voice)
         return max(self.voice_free, self.clock.monotonic()) + pending
 
     def tick(self) -> None:
@@ -228,8 +229,7 @@ class DeviceStage:
         now = self.clock.monotonic()
         if cue.sound and self.speaker is not None:
             self.speaker.play(cue.sound, "fx")
-        for line in cue.say:
-            self._queue(line, prompt)
+        self._queue(cue.say, prompt)
         self.transcript.append((now, "prompt" if prompt else "show", name))
         if cue.light and cue.segment in self.segments:
             call = LightCall(self.segments[cue.segment], self._rest(cue.segment, now), rgb(cue.color),
@@ -239,28 +239,38 @@ class DeviceStage:
                 self.active[cue.segment] = Running(animation, now)
         self._due = now
 
-    def _queue(self, line: str, prompt: bool) -> None:
-        """Queue a spoken line, keeping only what still matters when lines come faster than speech.
+    def _queue(self, lines: tuple[str, ...], prompt: bool) -> None:
+        """Queue one show's spoken lines, keeping only what still matters when shows come faster than speech.
 
-        An answer already waiting is not said twice; past :data:`WAITING`
-        lines, the oldest waiting answer (to an earlier tap) gives way. The
-        newest answer is always said; stale prompts are dropped by
-        :meth:`prompt`.
+        A show's lines stay together (a seat's name and its score are said
+        both or neither). An answer already waiting is not said twice; past
+        :data:`WAITING` shows, the oldest waiting answer (to an earlier tap)
+        gives way. The newest answer is always said; stale prompts are
+        dropped by :meth:`prompt`.
         """
-        if not prompt and (line, False) in self.voice:
+        if not lines or (not prompt and lines in self._waiting_answers()):
             return
-        self.voice.append((line, prompt))
-        while len(self.voice) > WAITING:
-            waiting = list(self.voice)[:-1]  # never the line just queued
-            stale = next((item for item in waiting if not item[1]), waiting[0])
-            self.voice.remove(stale)
+        self._shows += 1
+        self.voice.extend((line, prompt, self._shows) for line in lines)
+        while len({show for _, _, show in self.voice}) > WAITING:
+            waiting = [item for item in self.voice if item[2] != self._shows]  # never the show just queued
+            stale = next((show for _, is_prompt, show in waiting if not is_prompt), waiting[0][2])
+            self.voice = deque(item for item in self.voice if item[2] != stale)
+
+    def _waiting_answers(self) -> list[tuple[str, ...]]:
+        """The lines of each answer waiting to be said, show by show."""
+        shows: dict[int, list[str]] = {}
+        for line, is_prompt, show in self.voice:
+            if not is_prompt:
+                shows.setdefault(show, []).append(line)
+        return [tuple(lines) for lines in shows.values()]
 
     def _voice_name(self, line: str) -> str:
         """The loaded sound that says ``line`` in the box's language (an English file where it has none)."""
         return f"voice/{self.language}/{line}"
 
     def _say_next(self, now: float) -> None:
-        line, _ = self.voice.popleft()
+        line, _, _ = self.voice.popleft()
         name = self._voice_name(line)
         if name not in self.durations:
             log.debug("no spoken line %r", line)

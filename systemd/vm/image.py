@@ -158,7 +158,8 @@ def disk(cache: Path, arch: str, say) -> Image:
                 path.write_text(text)
             shutil.copy(HERE / "agent.py", root.dir / "usr/local/lib/vm-agent.py")
             shutil.copytree(wheels, root.dir / WHEELS.lstrip("/"))
-            root.run("systemctl enable vm-agent.service systemd-networkd.service >/dev/null 2>&1; "
+            root.run("mkdir -p /var/log/journal; "  # journald keeps each boot's log: a failed run can be read after
+                     "systemctl enable vm-agent.service systemd-networkd.service >/dev/null 2>&1; "
                      "for g in $(cat /usr/local/lib/vm-groups); do getent group $g >/dev/null || groupadd --system $g; done; "
                      "useradd --create-home builder; passwd -d root >/dev/null")
             boot = root.dir / "boot"

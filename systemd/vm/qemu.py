@@ -122,13 +122,17 @@ class Machine:
             if "error" in reply:
                 raise RuntimeError(f"QMP {command}: {reply['error']}")
 
-    def type_text(self, text: str) -> None:
-        """Key presses on the reader, as a keyboard-wedge NFC reader types a uid and Enter."""
+    def type_text(self, text: str, gap: float = 0.05) -> None:
+        """Key presses on the reader, as a keyboard-wedge NFC reader types a uid and Enter.
+
+        A USB keyboard holds 16 key events until the guest polls it; ``gap``
+        keeps a slow (emulated) guest from losing keys as a fast typist would.
+        """
         for char in text:
             for down in (True, False):
                 key = {"type": "key", "data": {"down": down, "key": {"type": "qcode", "data": QCODES[char]}}}
                 self.qmp("input-send-event", device="screen", events=[key])
-                time.sleep(0.01)
+                time.sleep(gap)
 
     # -- the control line --------------------------------------------------------------
     def wait_agent(self, timeout: float) -> float:

@@ -128,7 +128,7 @@ def test_a_script_waits_out_the_handover_with_a_wait_line(tmp_path: Path) -> Non
         assert daemon.box.engine.log[-1]["player"] == 1
         said = len(lines)  # an "accepted N" may land among these lines whenever its fsync returns
         await run("wait x")
-        assert any(line.startswith("error: cannot do 'wait x'") for line in lines[said:])
+        assert any(line.startswith("error: cannot wait 'x'") and "0 to 60 seconds" in line for line in lines[said:])
         await stopped(daemon, task)
 
     asyncio.run(scenario())

@@ -30,6 +30,7 @@ DOMAINS: dict[str, list[str]] = {
     "players": ["2", "3", "4", "5"],
     "variant": list(VARIANTS),
     "state": ["on", "off"],
+    "value": [str(n) for n in range(51)],  # a ship's crosses or a player's cats, said one by one ("each")
 }
 
 
@@ -61,7 +62,7 @@ def test_every_line_a_show_says_is_in_the_catalogue() -> None:
     missing = []
     for cue, fields in cues():
         say = fields["say"]
-        for template in [say] if isinstance(say, str) else list(say or []):
+        for template in ([say] if isinstance(say, str) else list(say or [])) + list(fields["each"] or []):
             missing += [f"{cue}: {name}" for name in expand(template) if name not in LINES]
     assert missing == []
 
