@@ -145,7 +145,7 @@ def disk(cache: Path, arch: str, say) -> Image:
     wheels = wheelhouse(cache, arch, tarball, say)
     agent = (HERE / "agent.py").read_bytes()
     recipe = repr(sorted(GUEST_FILES.items())).encode()
-    folder = cache / f"disk-{arch}-{key(tarball.name, wheels.name, agent, recipe, DISK_SIZE)}"
+    folder = cache / f"disk-{arch}-{key(tarball.name, wheels.name, agent, recipe, (HERE / 'image.py').read_bytes())}"
     if not folder.exists():
         say(f"making the {arch} disk image")
         partial = folder.with_suffix(".partial")
