@@ -7,6 +7,7 @@ how Home Assistant is told to remove an entity.
 
 from __future__ import annotations
 
+import zlib
 from typing import Any
 
 from controller.station.topics import Topics
@@ -26,8 +27,15 @@ CONFIG_FIELDS = (
 DEVICE_FIELDS = ("identifiers", "name", "manufacturer", "model")
 
 
+def node_of(station: str) -> str:
+    """The station's id in Home Assistant: lower case and ``_`` only, with a short hash when that changed the name
+    (``table-1`` and ``table_1`` are two boxes)."""
+    node = f"gamebox_{station.lower().replace('-', '_')}"
+    return node if node == f"gamebox_{station}" else f"{node}_{zlib.crc32(station.encode()):08x}"
+
+
 def _node(topics: Topics) -> str:
-    return f"gamebox_{topics.station}".replace("-", "_")
+    return node_of(topics.station)
 
 
 def discovery_topics(discovery_prefix: str, topics: Topics) -> list[str]:

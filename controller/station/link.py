@@ -220,12 +220,14 @@ class StationLink:
         while True:
             try:
                 async with self._client(aiomqtt) as client:
-                    for topic in self.topics.commands():
-                        await client.subscribe(topic, qos=1)
+                    if self.settings.commands:
+                        for topic in self.topics.commands():
+                            await client.subscribe(topic, qos=1)
                     self.outbox.retain(self.topics.online, encode(self._online(True)))
                     self._publish_state()
                     self.outbox.resend_retained()
-                    log.info("station %s on the broker %s:%d", self.topics.station, self.settings.broker, self.settings.port)
+                    log.info("station %s on the broker %s:%d; %s", self.topics.station, self.settings.broker,
+                             self.settings.port, commands_line(self.settings))
                     self.connected.set()
                     delay, said = RETRY_FIRST, False
                     await _first_failure(self._send(client), self._receive(client), self._heartbeat())
@@ -269,7 +271,7 @@ class StationLink:
     async def _receive(self, client: Any) -> None:
         async for message in client.messages:
             name = self.topics.command(str(message.topic))
-            if name is None:
+            if name is None or not self.settings.commands:
                 continue
             if message.retain:  # a stale command kept by the broker must not run at every reconnection
                 log.warning("refused retained command on %s", message.topic)
@@ -285,6 +287,13 @@ class StationLink:
     async def _drained(self) -> None:
         while len(self.outbox) or self._sending:
             await asyncio.sleep(0.01)
+
+
+def commands_line(settings: NetworkConfig) -> str:
+    """Whether the box obeys commands, in words: for its log and ``gamebox doctor``."""
+    if settings.commands:
+        return f"obeys commands (logged in as {settings.username}: the broker's ACL decides who may send them)"
+    return "obeys no commands (publishes only; [network] commands = true with the box's own broker account to allow them)"
 
 
 async def _first_failure(*coroutines: Any) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import getpass
 import json
 import os
 import shutil
@@ -10,6 +11,9 @@ import subprocess
 import sys
 import threading
 import time
+import tomllib
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any, Callable
 
@@ -45,6 +49,8 @@ class Broker:
         self.proc: subprocess.Popen | None = None
 
     def command(self) -> list[str]:
+        if self.kind == "secured":
+            return [shutil.which("mosquitto"), "-c", str(self.folder / "mosquitto.conf")]
         if self.kind == "mosquitto":
             conf = self.folder / "mosquitto.conf"
             conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
@@ -71,10 +77,28 @@ class Broker:
             self.proc = None
 
 
+class SecuredBroker(Broker):
+    """Mosquitto with the configuration ``gamebox classroom broker-config`` writes, for ``stations``; :attr:`accounts`
+    holds each account's ``[network]`` table as the generator wrote it."""
+
+    def __init__(self, folder: Path, stations: list[str], **tls: Any) -> None:
+        from controller.station.brokerconf import write_broker_config
+
+        super().__init__(folder)
+        self.kind = "secured"
+        write_broker_config(folder, stations, broker=self.host, port=self.port, bind=self.host, **tls)
+        with open(folder / "mosquitto.conf", "a") as conf:  # run as the test's user, who owns the password file
+            conf.write(f"user {getpass.getuser()}\npersistence false\n")
+        self.accounts = {toml.stem: tomllib.loads(toml.read_text())["network"] for toml in folder.glob("*.toml")}
+
+    def login(self, name: str) -> tuple[str, str]:
+        return self.accounts[name]["username"], self.accounts[name]["password"]
+
+
 class Watcher:
     """A subscriber on its own thread (paho-mqtt): every message kept, conditions awaited with a bound."""
 
-    def __init__(self, broker: Broker, topic: str = "#") -> None:
+    def __init__(self, broker: Broker, topic: str = "#", login: tuple[str, str] | None = None) -> None:
         import paho.mqtt.client as mqtt
 
         self.messages: list[tuple[str, bytes, bool]] = []
@@ -83,6 +107,8 @@ class Watcher:
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
         self.client.on_message = self._on_message
         self.client.on_connect = lambda c, *_: c.subscribe(topic, qos=1)
+        if login:
+            self.client.username_pw_set(*login)
         self.client.connect(broker.host, broker.port)
         self.client.loop_start()
 
@@ -114,6 +140,8 @@ class Watcher:
         self.client.disconnect()
 
 
+# a box told to obey commands (on the test's open broker any account is let in; see test_broker_locks for the locks)
+OBEYS = {"username": "box", "password": "its-own", "commands": True}
 GAMEBOX = [sys.executable, "-m", "controller.cli"]
 
 
@@ -197,6 +225,16 @@ class TeacherPageProcess:
         threading.Thread(target=lambda: [self.lines.append(line.strip()) for line in self.proc.stdout], daemon=True).start()
         wait_until(lambda: any(line.startswith("the teacher's page") for line in self.lines), 20, "the teacher's page")
         self.url = f"http://127.0.0.1:{self.port}/"
+
+    def command(self, station: str, name: str, value: Any = None) -> tuple[int, dict[str, Any]]:
+        """What the page answers a button (status, JSON)."""
+        request = urllib.request.Request(self.url + "command", json.dumps({"station": station, "command": name, "value": value}).encode(),
+                                         {"Content-Type": "application/json"})
+        try:
+            with urllib.request.urlopen(request, timeout=5) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read())
 
     def stop(self) -> None:
         self.proc.terminate()

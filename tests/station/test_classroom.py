@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from controller.station.classroom import Classroom
-from tests.station.brokers import Broker, Station, TeacherPageProcess, Watcher, game_lines, wait_until
+from tests.station.brokers import OBEYS, Broker, Station, TeacherPageProcess, Watcher, game_lines, wait_until
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -33,7 +33,7 @@ def test_page_shows_two_stations_live_and_a_button_changes_a_volume(tmp_path: Pa
     from playwright.sync_api import expect, sync_playwright
 
     groups = game_lines(tmp_path / "ref")
-    red, blue = Station(tmp_path / "red", broker, "red"), Station(tmp_path / "blue", broker, "blue")
+    red, blue = Station(tmp_path / "red", broker, "red", **OBEYS), Station(tmp_path / "blue", broker, "blue", **OBEYS)
     page_server = TeacherPageProcess(tmp_path, broker)
     try:
         red.send([line for group in groups[:5] for line in group])

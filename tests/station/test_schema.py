@@ -7,7 +7,7 @@ from pathlib import Path
 
 from controller.station.discovery import CONFIG_FIELDS, DEVICE_FIELDS, SENSORS
 from controller.station.topics import EVENT_FIELDS, HEALTH_FIELDS, ONLINE_FIELDS, STATE_FIELDS
-from tests.station.brokers import Broker, Station, Watcher, game_lines, wait_until
+from tests.station.brokers import OBEYS, Broker, Station, Watcher, game_lines, wait_until
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "stations.md"
 
@@ -35,7 +35,7 @@ def test_the_documented_fields_are_the_fields_the_code_knows() -> None:
 
 def test_real_payloads_keep_to_the_documented_fields(tmp_path: Path, broker: Broker, watcher: Watcher) -> None:
     groups = game_lines(tmp_path / "ref", game="policecats", players=3)
-    red = Station(tmp_path / "red", broker, "red")
+    red = Station(tmp_path / "red", broker, "red", **OBEYS)
     try:
         red.send([line for group in groups[:4] for line in group])
         state = watcher.wait_for("gamebox/red/state", lambda s: s.get("actions") == 3)
