@@ -64,7 +64,7 @@ def acl(stations: list[str], prefix: str = "gamebox", discovery_prefix: str = "h
 def mosquitto_conf(folder: Path, port: int, bind: str | None, tls: Tls | None) -> str:
     lines = ["# gamebox classroom broker: written by `gamebox classroom broker-config`",
              "per_listener_settings false", f"listener {port}{' ' + bind if bind else ''}", "allow_anonymous false",
-             f"password_file {folder / 'passwords'}", f"acl_file {folder / 'acl'}"]
+             "max_packet_size 65536", f"password_file {folder / 'passwords'}", f"acl_file {folder / 'acl'}"]
     if tls is not None:
         lines += [f"certfile {tls.cert.resolve()}", f"keyfile {tls.key.resolve()}", f"cafile {tls.ca.resolve()}",
                   f"require_certificate {'true' if tls.require_certificate else 'false'}"]

@@ -241,14 +241,9 @@ class StationLink:
 
     def _client(self, aiomqtt: Any) -> Any:
         s = self.settings
-        tls = None
-        if s.tls:
-            tls = aiomqtt.TLSParameters(ca_certs=str(s.ca_file) if s.ca_file else None,
-                                        certfile=str(s.cert_file) if s.cert_file else None,
-                                        keyfile=str(s.key_file) if s.key_file else None)
         return aiomqtt.Client(
-            s.broker, s.port, identifier=f"gamebox-{s.station}", keepalive=KEEPALIVE,
-            username=s.username, password=s.password.get_secret_value() if s.password else None, tls_params=tls,
+            s.broker, s.port, identifier=f"gamebox-{s.station}", keepalive=KEEPALIVE, tls_params=tls_parameters(aiomqtt, s),
+            username=s.username, password=s.password.get_secret_value() if s.password else None,
             will=aiomqtt.Will(self.topics.online, encode(self._online(False)), qos=1, retain=True),
         )
 
@@ -287,6 +282,15 @@ class StationLink:
     async def _drained(self) -> None:
         while len(self.outbox) or self._sending:
             await asyncio.sleep(0.01)
+
+
+def tls_parameters(aiomqtt: Any, s: NetworkConfig) -> Any:
+    """TLS for a box and for the teacher's page alike: the CA, and the client certificate when one is named."""
+    if not s.tls:
+        return None
+    return aiomqtt.TLSParameters(ca_certs=str(s.ca_file) if s.ca_file else None,
+                                 certfile=str(s.cert_file) if s.cert_file else None,
+                                 keyfile=str(s.key_file) if s.key_file else None)
 
 
 def commands_line(settings: NetworkConfig) -> str:

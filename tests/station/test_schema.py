@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+from controller.station.checks import SCHEMAS, checked
 from controller.station.discovery import CONFIG_FIELDS, DEVICE_FIELDS, SENSORS
 from controller.station.topics import EVENT_FIELDS, HEALTH_FIELDS, ONLINE_FIELDS, STATE_FIELDS
 from tests.station.brokers import OBEYS, Broker, Station, Watcher, game_lines, wait_until
@@ -49,6 +50,10 @@ def test_real_payloads_keep_to_the_documented_fields(tmp_path: Path, broker: Bro
         assert set(event) <= set(EVENT_FIELDS)
     assert set(watcher.latest("gamebox/red/health")) <= set(HEALTH_FIELDS)
     assert set(watcher.latest("gamebox/red/online")) == set(ONLINE_FIELDS)
+    leaves = [(topic.split("/")[2], payload) for topic, payload, _ in watcher.messages if topic.count("/") == 2]
+    assert {leaf for leaf, _ in leaves} == set(SCHEMAS)
+    for leaf, payload in leaves:  # what a real box sends passes the teacher's page's checks
+        checked(leaf, payload)
 
 
 def test_home_assistant_discovery_announces_a_device_and_is_removed_when_switched_off(
