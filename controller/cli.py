@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
@@ -207,9 +208,19 @@ def cmd_history(args: argparse.Namespace) -> int:
 def cmd_classroom(args: argparse.Namespace) -> int:
     from controller.station.classroom import run_classroom
 
+    from controller.station.pageguard import PinError, check_pin
+
+    if args.pin is not None:
+        return _fail("--pin is gone: a command line is shown to every user; use --pin-file FILE or GAMEBOX_PIN")
+    try:
+        pin = check_pin(Path(args.pin_file).read_text() if args.pin_file else os.environ.get("GAMEBOX_PIN"))
+    except OSError as exc:
+        return _fail(f"the PIN file: {exc.strerror}: {args.pin_file}")
+    except PinError as exc:
+        return _fail(str(exc))
     settings = _config(args).network.model_copy(update={
         k: v for k, v in {"broker": args.broker, "port": args.broker_port, "prefix": args.prefix}.items() if v is not None})
-    return run_classroom(settings, args.listen, args.http_port, args.pin)
+    return run_classroom(settings, args.listen, args.http_port, pin, tuple(args.name))
 
 
 def cmd_broker_config(args: argparse.Namespace) -> int:
@@ -313,7 +324,10 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--prefix", help="the stations' topic prefix (default: the config's, else gamebox)")
     p.add_argument("--listen", default="127.0.0.1", help="address of the page (default: this computer only; 0.0.0.0: the network, with a PIN)")
     p.add_argument("--http-port", type=int, default=8080)
-    p.add_argument("--pin", help="PIN for the buttons (made up and printed when --listen is not localhost)")
+    p.add_argument("--pin", help=argparse.SUPPRESS)  # refused with a reason: argv is visible to every user
+    p.add_argument("--pin-file", metavar="FILE", help="the page's PIN (8 characters or more; else GAMEBOX_PIN; "
+                   "made up and printed when --listen is not localhost)")
+    p.add_argument("--name", action="append", default=[], help="another host name the page is reached by (e.g. a DNS name)")
     p.add_argument("--config", metavar="FILE", help="a box's TOML config: its [network] credentials and TLS settings")
     p.set_defaults(func=cmd_classroom)
     actions = p.add_subparsers(dest="classroom_command", metavar="ACTION")

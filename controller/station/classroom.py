@@ -5,17 +5,18 @@ One asyncio process: an MQTT client that listens to ``<prefix>/+/state``,
 asyncio streams, no framework, no build step) that serves one page, pushes
 each change to it as a server-sent event, takes commands and exports the
 statistics as CSV. It listens on localhost unless told otherwise; on the
-network a PIN is required for commands.
+network a PIN opens the page (:mod:`controller.station.pageguard` keeps the locks).
 """
 
 from __future__ import annotations
 
 import asyncio
 import csv
-import hmac
+import html
 import io
 import json
 import logging
+import math
 import re
 import secrets
 import time
@@ -26,6 +27,7 @@ from typing import Any, Callable
 from controller.config import NetworkConfig
 from controller.station.checks import Bad, checked
 from controller.station.commands import Refused, parse
+from controller.station.pageguard import SESSION_COOKIE, Guard, check_pin, made_up_pin
 from controller.station.topics import ALL, split
 
 log = logging.getLogger("gamebox.classroom")
@@ -33,6 +35,9 @@ log = logging.getLogger("gamebox.classroom")
 PAGE = Path(__file__).with_name("page.html")
 LEAVES = ("state", "online", "health", "events")
 MAX_REQUEST = 16 * 1024
+MAX_CONNECTIONS = 64  # at once, live streams included
+REQUEST_SECONDS = 10.0  # to send a whole request, head and body
+STALLED_SECONDS = 30.0  # a browser that reads nothing this long is let go
 KEEPALIVE = 15.0  # seconds between two SSE comments, so proxies and tablets keep the stream open
 STATION = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 MAX_STATIONS = 60  # shown on the page; more are counted, not shown
@@ -40,6 +45,14 @@ MAX_IGNORED = 10_000
 MAX_COUNTED = 5_000  # finished games remembered per station, so a game is counted once
 STREAM_BACKLOG = 1000  # updates waiting for one browser; past it its stream is closed and it reconnects
 BAD_LOG_EVERY = 60.0  # seconds between two log lines about dropped payloads
+
+
+class NoStation(Refused):
+    """A command for a station the page has never seen."""
+
+
+class Unavailable(Refused):
+    """A command nobody can take now: the station is offline, or the broker is."""
 
 
 @dataclass
@@ -103,19 +116,19 @@ class Classroom:
         if not STATION.match(station) or station == ALL:
             self._bad(topic[:100], "not a station name")
             return
+        entry = self.stations.get(station)
+        if entry is None and len(self.stations) >= self.cap:  # not even read: a flood of names costs little
+            if payload and len(self.ignored) < MAX_IGNORED and station not in self.ignored:
+                self.ignored.add(station)
+                self.room_changed = True  # told by the page's tick, not once per name of a flood
+            return
         try:
             value = checked(leaf, payload)
         except Bad as exc:
             self._bad(topic, str(exc))
             return
-        entry = self.stations.get(station)
         if entry is None:
             if value is None:
-                return
-            if len(self.stations) >= self.cap:
-                if len(self.ignored) < MAX_IGNORED and station not in self.ignored:
-                    self.ignored.add(station)
-                    self.room_changed = True  # told by the page's tick, not once per name of a flood
                 return
             entry = self.stations[station] = {"station": station}
         entry["last_event" if leaf == "events" else leaf] = value
@@ -182,10 +195,17 @@ class Classroom:
 class TeacherPage:
     """The HTTP side and the MQTT side of ``gamebox classroom``."""
 
-    def __init__(self, settings: NetworkConfig, listen: str = "127.0.0.1", port: int = 8080, pin: str | None = None) -> None:
+    def __init__(self, settings: NetworkConfig, listen: str = "127.0.0.1", port: int = 8080, pin: str | None = None,
+                 names: tuple[str, ...] = (), max_connections: int = MAX_CONNECTIONS,
+                 request_seconds: float = REQUEST_SECONDS) -> None:
         self.settings, self.listen, self.port = settings, listen, port
-        self.pin = pin
+        self.max_connections, self.request_seconds = max_connections, request_seconds
+        self.pin, self.made_up = check_pin(pin), False
+        if self.pin is None and not is_loopback(listen):
+            self.pin, self.made_up = made_up_pin(), True
+        self.guard = Guard(self.pin, names)
         self.room = Classroom(settings.prefix)
+        self._connections, self._full_told = 0, False
         self.client: Any = None
         self.server: asyncio.AbstractServer | None = None
 
@@ -243,76 +263,123 @@ class TeacherPage:
             await asyncio.sleep(delay)
             delay = min(delay * 2, RETRY_MOST)
 
-    async def command(self, station: str, name: str, value: Any) -> None:
-        """Check a command as the box would, then send it; :class:`Refused` with the reason otherwise."""
-        if station != ALL and not STATION.match(station):
-            raise Refused(f"no station {station!r}")
-        payload = b"" if value is None else (value if isinstance(value, str) else json.dumps(value)).encode()
-        parse(name, payload)
+    async def command(self, station: str, name: str, value: Any) -> dict[str, Any]:
+        """Check a command as the box would, then send it with an id the box echoes; :class:`Refused` otherwise."""
+        if station != ALL:
+            entry = self.room.stations.get(station)
+            if entry is None:
+                raise NoStation("no such station")
+            if not (entry.get("online") or {}).get("online"):
+                raise Unavailable(f"{station} is offline")
+        else:
+            online = sorted(n for n, e in self.room.stations.items() if (e.get("online") or {}).get("online"))
+            if not online:
+                raise Unavailable("no station is online")
+        parse(name, b"" if value is None else json.dumps(value).encode())
         if self.client is None:
-            raise Refused("the broker is not reachable")
+            raise Unavailable("broker unreachable")
+        command_id = secrets.token_hex(6)
+        payload = json.dumps({"id": command_id, "value": value}).encode()
         await self.client.publish(f"{self.settings.prefix}/{station}/set/{name}", payload, qos=1)
+        return {"id": command_id, "stations": online if station == ALL else [station]}
 
     # -- HTTP -------------------------------------------------------------------------------
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """One request per connection, read whole within ``request_seconds``; at most ``max_connections`` at once."""
+        if self._connections >= self.max_connections:
+            if not self._full_told:
+                log.warning("%d connections open: more are turned away until some close", self._connections)
+                self._full_told = True
+            writer.close()
+            return
+        self._connections += 1
         try:
-            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
-            if len(head) > MAX_REQUEST:
-                raise ValueError("request too large")
-            request, *header_lines = head.decode("latin-1").split("\r\n")
-            method, path, _ = request.split(" ", 2)
-            headers = {k.strip().lower(): v.strip() for k, _, v in (h.partition(":") for h in header_lines if h)}
-            length = int(headers.get("content-length", "0"))
-            if length > MAX_REQUEST:
-                raise ValueError("body too large")
-            body = await reader.readexactly(length) if length else b""
-            await self._route(method, path.split("?")[0], headers, body, writer)
+            try:
+                method, path, headers, body = await asyncio.wait_for(_read_request(reader), self.request_seconds)
+            except ValueError as exc:
+                await _reply(writer, 400, "text/plain", str(exc).encode())
+                return
+            peer = writer.get_extra_info("peername")
+            await self._route(method, path.split("?")[0], headers, body, writer, str(peer[0]) if peer else "?")
         except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, asyncio.TimeoutError, ConnectionError):
             pass
-        except ValueError as exc:
-            await _reply(writer, 400, "text/plain", str(exc).encode())
         finally:
+            self._connections -= 1
+            if self._connections < self.max_connections:
+                self._full_told = False
             writer.close()
 
-    async def _route(self, method: str, path: str, headers: dict[str, str], body: bytes, writer: asyncio.StreamWriter) -> None:
+    async def _route(self, method: str, path: str, headers: dict[str, str], body: bytes,
+                     writer: asyncio.StreamWriter, client: str) -> None:
+        guard, host = self.guard, headers.get("host")
+        if not guard.host_ok(host):
+            await _reply(writer, 421, "text/plain", b"this page answers only to its own address")
+            return
+        if method == "POST" and not (guard.origin_ok(headers.get("origin"), host) and guard.token_ok(headers.get("x-token"))):
+            await _json(writer, 403, {"error": "only the page itself can do that: reload it"})
+            return
+        cookies = _cookies(headers.get("cookie", ""))
         if method == "GET" and path == "/":
-            await _reply(writer, 200, "text/html; charset=utf-8", PAGE.read_bytes())
+            await _reply(writer, 200, "text/html; charset=utf-8", self._page())
+        elif method == "POST" and path == "/login":
+            await self._login(client, body, writer)
+        elif path in ("/stream", "/stats.csv", "/command", "/session") and not guard.has_session(cookies):
+            await _json(writer, 403, {"error": "PIN needed"})
+        elif method == "GET" and path == "/session":
+            await _json(writer, 200, {"ok": True})
         elif method == "GET" and path == "/stream":
             await self._stream(writer)
         elif method == "GET" and path == "/stats.csv":
             await _reply(writer, 200, "text/csv; charset=utf-8", self.room.csv().encode(),
                          extra="Content-Disposition: attachment; filename=classroom-stats.csv\r\n")
         elif method == "POST" and path == "/command":
-            await self._command(headers, body, writer)
+            await self._command(body, writer)
         else:
             await _reply(writer, 404, "text/plain", b"not found")
 
-    async def _command(self, headers: dict[str, str], body: bytes, writer: asyncio.StreamWriter) -> None:
-        if self.pin is not None and not hmac.compare_digest(headers.get("x-pin", "").encode(), self.pin.encode()):
-            log.warning("command refused: wrong or missing PIN")
-            await _reply(writer, 403, "application/json", b'{"error": "wrong PIN"}')
+    def _page(self) -> bytes:
+        settings = json.dumps({"token": self.guard.token, "pin": self.needs_pin})
+        return PAGE.read_bytes().replace(b"{{SETTINGS}}", html.escape(settings).encode())
+
+    async def _login(self, client: str, body: bytes, writer: asyncio.StreamWriter) -> None:
+        if self.pin is None:
+            await _json(writer, 200, {"ok": True})
             return
+        wait = self.guard.wait_left(client)
+        if wait > 0:
+            await _json(writer, 429, {"error": f"wait {math.ceil(wait)} s before the next try"})
+            return
+        try:
+            pin = json.loads(body).get("pin")
+        except (ValueError, AttributeError):
+            pin = None
+        session = self.guard.login(client, pin) if isinstance(pin, str) else None
+        if session is None:
+            await _json(writer, 403, {"error": "wrong PIN"})
+            return
+        await _json(writer, 200, {"ok": True},
+                    extra=f"Set-Cookie: {SESSION_COOKIE}={session}; HttpOnly; SameSite=Strict; Path=/\r\n")
+
+    async def _command(self, body: bytes, writer: asyncio.StreamWriter) -> None:
         try:
             request = json.loads(body)
             if not isinstance(request, dict):
                 raise ValueError
-            await self.command(str(request.get("station")), str(request.get("command")), request.get("value"))
+            sent = await self.command(str(request.get("station")), str(request.get("command")), request.get("value"))
         except (ValueError, Refused) as exc:
             reason = str(exc) or "a JSON object {station, command, value} is expected"
-            log.warning("command refused: %s", reason)
-            await _reply(writer, 400, "application/json", json.dumps({"error": reason}).encode())
+            status = 404 if isinstance(exc, NoStation) else 409 if isinstance(exc, Unavailable) else 400
+            await _json(writer, status, {"error": reason})
             return
-        await _reply(writer, 200, "application/json", b'{"ok": true}')
+        await _json(writer, 200, sent)
 
     async def _stream(self, writer: asyncio.StreamWriter) -> None:
         writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
                      b"Connection: keep-alive\r\n\r\n")
-        settings = {"pin": self.needs_pin, "prefix": self.settings.prefix}
-        writer.write(f"event: hello\ndata: {json.dumps(settings)}\n\n".encode())
         writer.write(f"event: room\ndata: {json.dumps(self.room.room())}\n\n".encode())
         for entry in self.room.everything():
             writer.write(f"data: {json.dumps(entry, separators=(',', ':'))}\n\n".encode())
-        await writer.drain()
+        await asyncio.wait_for(writer.drain(), STALLED_SECONDS)
         queue: asyncio.Queue[str] = asyncio.Queue(STREAM_BACKLOG)
         self.room.listeners.add(queue)
         try:
@@ -321,17 +388,43 @@ class TeacherPage:
                     writer.write((await asyncio.wait_for(queue.get(), KEEPALIVE)).encode())
                 except asyncio.TimeoutError:
                     writer.write(b": still here\n\n")
-                await writer.drain()
+                await asyncio.wait_for(writer.drain(), STALLED_SECONDS)  # a browser that stopped reading is let go
         finally:
             self.room.listeners.discard(queue)
             self.room.overflowed.discard(queue)
 
 
+async def _read_request(reader: asyncio.StreamReader) -> tuple[str, str, dict[str, str], bytes]:
+    head = await reader.readuntil(b"\r\n\r\n")
+    if len(head) > MAX_REQUEST:
+        raise ValueError("request too large")
+    request, *header_lines = head.decode("latin-1").split("\r\n")
+    try:
+        method, path, _ = request.split(" ", 2)
+        length = int(dict((k.strip().lower(), v) for k, _, v in (h.partition(":") for h in header_lines if h))
+                     .get("content-length", "0"))
+    except ValueError:
+        raise ValueError("not an HTTP request") from None
+    headers = {k.strip().lower(): v.strip() for k, _, v in (h.partition(":") for h in header_lines if h)}
+    if not 0 <= length <= MAX_REQUEST:
+        raise ValueError("body too large")
+    return method, path, headers, await reader.readexactly(length) if length else b""
+
+
+def _cookies(header: str) -> dict[str, str]:
+    return {k.strip(): v.strip() for k, _, v in (part.partition("=") for part in header.split(";")) if k.strip()}
+
+
+async def _json(writer: asyncio.StreamWriter, status: int, value: Any, extra: str = "") -> None:
+    await _reply(writer, status, "application/json", json.dumps(value).encode(), extra)
+
+
 async def _reply(writer: asyncio.StreamWriter, status: int, kind: str, body: bytes, extra: str = "") -> None:
-    reason = {200: "OK", 400: "Bad Request", 403: "Forbidden", 404: "Not Found"}[status]
+    reason = {200: "OK", 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 409: "Conflict",
+              421: "Misdirected Request", 429: "Too Many Requests"}[status]
     writer.write(f"HTTP/1.1 {status} {reason}\r\nContent-Type: {kind}\r\nContent-Length: {len(body)}\r\n"
                  f"Cache-Control: no-store\r\n{extra}Connection: close\r\n\r\n".encode() + body)
-    await writer.drain()
+    await asyncio.wait_for(writer.drain(), STALLED_SECONDS)
 
 
 def is_loopback(host: str) -> bool:
@@ -341,18 +434,16 @@ def is_loopback(host: str) -> bool:
 async def serve(page: TeacherPage, out: Any = print) -> None:
     await page.start()
     out(f"the teacher's page: http://{page.listen if not page.listen.startswith('0') else 'THIS-COMPUTER'}:{page.port}/")
-    if page.pin is not None:
-        out(f"PIN for the buttons: {page.pin}")
+    if page.made_up:
+        out(f"PIN for the page: {page.pin}")
     await asyncio.Event().wait()
 
 
-def run_classroom(settings: NetworkConfig, listen: str, port: int, pin: str | None) -> int:
-    """The ``gamebox classroom`` command: a PIN is required (made up if not given) when listening beyond localhost."""
+def run_classroom(settings: NetworkConfig, listen: str, port: int, pin: str | None, names: tuple[str, ...] = ()) -> int:
+    """The ``gamebox classroom`` command: a PIN is required (made up and printed if not given) beyond localhost."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    if pin is None and not is_loopback(listen):
-        pin = f"{secrets.randbelow(10**6):06d}"
     try:
-        asyncio.run(serve(TeacherPage(settings, listen, port, pin)))
+        asyncio.run(serve(TeacherPage(settings, listen, port, pin, names)))
     except KeyboardInterrupt:
         pass
     return 0

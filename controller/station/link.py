@@ -22,7 +22,7 @@ from controller.box.box import Box
 from controller.config import NetworkConfig
 from controller.games import engine_class
 from controller.stage.lights.colors import SEAT_COLOR_NAMES
-from controller.station.commands import VOLUME_STEP, Command, Refused, parse
+from controller.station.commands import VOLUME_STEP, Command, Refused, command_id, parse
 from controller.station.discovery import discovery_messages, discovery_topics
 from controller.station.outbox import Outbox
 from controller.station.topics import STATE_FIELDS, Topics, encode
@@ -175,17 +175,19 @@ class StationLink:
 
     # -- commands -------------------------------------------------------------------------
     def _command(self, message: StationCommand) -> None:
+        answer = {"station": self.topics.station, "at": self.wall(), "command": message.name[:32]}
+        cid = command_id(message.payload)
+        if cid is not None:
+            answer["id"] = cid  # the teacher's page waits for it to say "done" or "refused"
         try:
             command = parse(message.name, message.payload)
             self._carry_out(command)
         except Refused as exc:
             log.warning("refused command on %s: %s", message.topic, exc)
-            self.outbox.event(self.topics.events, {"station": self.topics.station, "at": self.wall(), "kind": "refused",
-                                                   "command": message.name, "reason": str(exc)})
+            self.outbox.event(self.topics.events, {**answer, "kind": "refused", "reason": str(exc)})
             return
         log.info("command %s %s", command.name, "" if command.value is None else command.value)
-        self.outbox.event(self.topics.events, {"station": self.topics.station, "at": self.wall(), "kind": "command",
-                                               "command": command.name})
+        self.outbox.event(self.topics.events, {**answer, "kind": "command"})
 
     def _carry_out(self, command: Command) -> None:
         box, engine = self.box, self.box.engine

@@ -17,7 +17,7 @@ STATE_FIELDS = (
     "last_roll", "last_round", "last_winner", "games_today",
 )
 EVENT_FIELDS = (
-    "station", "at", "kind", "seq", "game_id", "action", "events", "game", "winners", "started_at", "command", "reason",
+    "station", "at", "kind", "seq", "game_id", "action", "events", "game", "winners", "started_at", "command", "reason", "id",
 )
 ONLINE_FIELDS = ("station", "at", "online")
 HEALTH_FIELDS = ("station", "at", "profile", "devices", "faults", "uptime", "queued", "dropped")

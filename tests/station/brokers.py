@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import getpass
+import html
 import json
 import os
+import re
 import shutil
 import socket
 import subprocess
@@ -212,30 +214,58 @@ def game_lines(folder: Path, game: str = "pirates", players: int = 2, seed: int 
 
 
 class TeacherPageProcess:
-    """``gamebox classroom`` as a subprocess on a free port; :attr:`url` once it serves."""
+    """``gamebox classroom`` as a subprocess on a free port; :attr:`url` once it serves. ``pin`` goes in by the environment."""
 
-    def __init__(self, folder: Path, broker: Broker, *extra: str) -> None:
+    def __init__(self, folder: Path, broker: Broker, *extra: str, pin: str | None = None) -> None:
         self.port = free_port()
         env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+        env.pop("GAMEBOX_PIN", None)
+        if pin is not None:
+            env["GAMEBOX_PIN"] = pin
         self.log = folder / "classroom.log"
         self.proc = subprocess.Popen(
             [*GAMEBOX, "classroom", "--broker", broker.host, "--broker-port", str(broker.port), "--http-port", str(self.port), *extra],
             stdout=subprocess.PIPE, stderr=open(self.log, "w"), text=True, env=env)
         self.lines: list[str] = []
         threading.Thread(target=lambda: [self.lines.append(line.strip()) for line in self.proc.stdout], daemon=True).start()
-        wait_until(lambda: any(line.startswith("the teacher's page") for line in self.lines), 20, "the teacher's page")
+        wait_until(lambda: any(line.startswith("the teacher's page") for line in self.lines) or self.proc.poll() is not None,
+                   20, "the teacher's page")
         self.url = f"http://127.0.0.1:{self.port}/"
+        self.browser = PageClient(self.url)
 
     def command(self, station: str, name: str, value: Any = None) -> tuple[int, dict[str, Any]]:
-        """What the page answers a button (status, JSON)."""
-        request = urllib.request.Request(self.url + "command", json.dumps({"station": station, "command": name, "value": value}).encode(),
-                                         {"Content-Type": "application/json"})
-        try:
-            with urllib.request.urlopen(request, timeout=5) as response:
-                return response.status, json.loads(response.read())
-        except urllib.error.HTTPError as exc:
-            return exc.code, json.loads(exc.read())
+        """What the page answers a button, pressed on the page itself (status, JSON)."""
+        return self.browser.post("command", {"station": station, "command": name, "value": value})
 
     def stop(self) -> None:
         self.proc.terminate()
         self.proc.wait(10)
+
+
+class PageClient:
+    """The page as a browser of its own origin uses it: its token from its GET, its cookies, its Origin header."""
+
+    def __init__(self, url: str, origin: str | None = None) -> None:
+        self.url, self.origin = url, origin or url.rstrip("/")
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        self.token: str | None = None
+
+    def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+        try:
+            with self.opener.open(urllib.request.Request(self.url + path, headers=headers or {}), timeout=5) as response:
+                return response.status, response.read()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.read()
+
+    def post(self, path: str, body: dict[str, Any], headers: dict[str, str] | None = None) -> tuple[int, dict[str, Any]]:
+        if self.token is None:
+            status, page = self.get("")
+            settings = re.search(rb'<meta name="gamebox" content="([^"]*)"', page)
+            self.token = json.loads(html.unescape(settings.group(1).decode()))["token"] if settings else ""
+        request = urllib.request.Request(self.url + path, json.dumps(body).encode(), {
+            "Content-Type": "application/json", "Origin": self.origin, "X-Token": self.token, **(headers or {})})
+        try:
+            with self.opener.open(request, timeout=5) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read() or b"{}")

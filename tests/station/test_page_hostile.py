@@ -80,10 +80,10 @@ def test_the_page_survives_hostile_retained_messages_and_a_flood_of_names(tmp_pa
             for i in range(20_000):  # names nobody owns, each a valid state
                 watcher.client.publish(f"gamebox/fake{i:05d}/state", json.dumps(dict(PLAYING, station=f"fake{i}")), retain=True)
             watcher.publish("gamebox/fake-last/state", json.dumps(PLAYING), retain=True)  # acknowledged after all the others
-            expect(page.locator("#room")).to_contain_text(f"more stations not shown (at most {MAX_STATIONS})", timeout=20_000)
+            expect(page.locator("#room")).to_contain_text(f"more stations not shown (at most {MAX_STATIONS})", timeout=30_000)
 
-            red.send(groups[0])  # the page stays live for the real station
-            expect(page.locator("#station-red .game")).to_have_text("Pirate & Co., 2 players", timeout=10_000)
+            red.send(groups[0])  # the page stays live for the real station (once through the flood: a few s on 2 cores)
+            expect(page.locator("#station-red .game")).to_have_text("Pirate & Co., 2 players", timeout=30_000)
             page.reload()  # and again after a reload, with everything retained
             expect(page.locator("#station-red .game")).to_have_text("Pirate & Co., 2 players", timeout=10_000)
             assert page.locator(".station").count() == MAX_STATIONS
