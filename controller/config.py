@@ -62,7 +62,7 @@ class NetworkConfig(BaseModel):
     cert_file: Path | None = None
     key_file: Path | None = None
     queue: int = Field(200, ge=10, le=10000, description="messages kept while the broker is away; the oldest go first")
-    health_every: float = Field(60.0, ge=1.0, description="seconds between two health messages")
+    health_every: float = Field(3.0, ge=1.0, le=30.0, description="seconds between two health messages: the page's heartbeat")
     homeassistant: bool = Field(False, description="announce the box to Home Assistant (MQTT discovery)")
     discovery_prefix: str = Field("homeassistant", pattern=r"^[A-Za-z0-9_/-]{1,64}$")
 

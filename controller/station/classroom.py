@@ -44,6 +44,7 @@ MAX_STATIONS = 60  # shown on the page; more are counted, not shown
 MAX_IGNORED = 10_000
 MAX_COUNTED = 5_000  # finished games remembered per station, so a game is counted once
 STREAM_BACKLOG = 1000  # updates waiting for one browser; past it its stream is closed and it reconnects
+HEARTBEAT_MISSES = 2.5  # health periods without a word before a station shows offline
 BAD_LOG_EVERY = 60.0  # seconds between two log lines about dropped payloads
 
 
@@ -102,6 +103,7 @@ class Classroom:
         self.listeners: set[asyncio.Queue[str]] = set()
         self.overflowed: set[asyncio.Queue[str]] = set()  # streams too slow to follow: closed, the browser reconnects
         self.room_changed = False
+        self.heard: dict[str, float] = {}  # station -> when the page last heard from it (its clock)
         self.ignored: set[str] = set()  # stations beyond the cap (names kept up to a bound)
         self.broker = False  # the page's own connection to the broker
         self.dropped = 0  # bad payloads not yet told in the log
@@ -132,15 +134,30 @@ class Classroom:
                 return
             entry = self.stations[station] = {"station": station}
         entry["last_event" if leaf == "events" else leaf] = value
+        self.heard[station] = self.clock()
+        entry["silent"] = False
         if not entry.get("state") and not (entry.get("online") or {}).get("online"):
             if leaf in ("state", "online") and value is None:  # cleared and offline: the station is gone
                 del self.stations[station]
                 self.stats.pop(station, None)
+                self.heard.pop(station, None)
                 self._send(json.dumps({"station": station, "gone": True}))
                 return
         if value and (leaf == "state" or (leaf == "events" and value.get("kind") == "game_over")):
             self.stats.setdefault(station, Stats()).saw_game(value)
         self.push(station)
+
+    def check_heartbeats(self) -> None:
+        """A station that said it was online but sent no health for HEARTBEAT_MISSES of its periods is shown silent:
+        the power went, and the broker has not noticed yet."""
+        now = self.clock()
+        for name, entry in self.stations.items():
+            every = (entry.get("health") or {}).get("every")
+            if not every or entry.get("silent") or not (entry.get("online") or {}).get("online"):
+                continue
+            if now - self.heard.get(name, now) > HEARTBEAT_MISSES * every:
+                entry["silent"] = True
+                self.push(name)
 
     def _bad(self, topic: str, why: str) -> None:
         """One log line for the first bad payload, then at most one a minute with how many were dropped."""
@@ -226,9 +243,10 @@ class TeacherPage:
         await asyncio.gather(*self._tasks, return_exceptions=True)
 
     async def _tick(self) -> None:
-        """Once a second: what changed in bulk (stations ignored) goes to the browsers in one message."""
+        """Once a second: silent stations are shown offline, and what changed in bulk (stations ignored) is told."""
         while True:
             await asyncio.sleep(1.0)
+            self.room.check_heartbeats()
             if self.room.room_changed:
                 self.room.push_room()
 
@@ -269,10 +287,10 @@ class TeacherPage:
             entry = self.room.stations.get(station)
             if entry is None:
                 raise NoStation("no such station")
-            if not (entry.get("online") or {}).get("online"):
+            if not is_online(entry):
                 raise Unavailable(f"{station} is offline")
         else:
-            online = sorted(n for n, e in self.room.stations.items() if (e.get("online") or {}).get("online"))
+            online = sorted(n for n, e in self.room.stations.items() if is_online(e))
             if not online:
                 raise Unavailable("no station is online")
         parse(name, b"" if value is None else json.dumps(value).encode())
@@ -425,6 +443,11 @@ async def _reply(writer: asyncio.StreamWriter, status: int, kind: str, body: byt
     writer.write(f"HTTP/1.1 {status} {reason}\r\nContent-Type: {kind}\r\nContent-Length: {len(body)}\r\n"
                  f"Cache-Control: no-store\r\n{extra}Connection: close\r\n\r\n".encode() + body)
     await asyncio.wait_for(writer.drain(), STALLED_SECONDS)
+
+
+def is_online(entry: dict[str, Any]) -> bool:
+    """The station said it is online, and its heartbeat has not gone silent since."""
+    return bool((entry.get("online") or {}).get("online")) and not entry.get("silent")
 
 
 def is_loopback(host: str) -> bool:

@@ -31,7 +31,7 @@ from hardware.events import DeviceFault, DeviceRecovered
 log = logging.getLogger("gamebox.station")
 
 RETRY_FIRST, RETRY_MOST = 0.25, 4.0  # seconds between two connection attempts
-KEEPALIVE = 15  # seconds: a box that lost its power shows offline after about 1.5 times this
+KEEPALIVE = 5  # seconds: the broker says a box that lost its power is offline (its last will) after 1.5 times this
 GOODBYE = 1.0  # seconds allowed at shutdown to say "offline" and send what waits
 
 
@@ -157,7 +157,7 @@ class StationLink:
         self.outbox.retain(self.topics.health, encode({
             "station": self.topics.station, "at": self.wall(), "profile": profile, "devices": devices,
             "faults": dict(self.faults), "uptime": round(self.wall() - self._started, 1),
-            "queued": len(self.outbox), "dropped": self.outbox.dropped,
+            "queued": len(self.outbox), "dropped": self.outbox.dropped, "every": self.settings.health_every,
         }))
 
     def _announce(self) -> None:

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import json
 import shutil
+import signal
+import time
 from pathlib import Path
 
 import pytest
@@ -71,6 +73,21 @@ def test_bad_commands_are_answered_and_good_ones_go_to_the_broker(tmp_path: Path
         wait_until(lambda: page_server.command("red", "volume", 0.2) == (409, {"error": "red is offline"}), what="red offline")
         assert page_server.command("all", "volume", 0.2) == (409, {"error": "no station is online"})
     finally:
+        page_server.stop()
+        red.stop()
+
+
+def test_a_box_that_loses_its_power_shows_offline_within_ten_seconds(tmp_path: Path, broker: Broker) -> None:
+    red = Station(tmp_path / "red", broker, "red")
+    page_server = TeacherPageProcess(tmp_path, broker)
+    try:
+        wait_until(lambda: page_server.command("red", "volume", 0.5)[0] == 200, what="the page to see red online")
+        red.proc.send_signal(signal.SIGSTOP)  # frozen as by a power cut: no goodbye, its connection not even closed
+        cut = time.monotonic()
+        wait_until(lambda: page_server.command("red", "volume", 0.5) == (409, {"error": "red is offline"}), 20, "red offline")
+        assert time.monotonic() - cut <= 10.0
+    finally:
+        red.proc.send_signal(signal.SIGCONT)
         page_server.stop()
         red.stop()
 
