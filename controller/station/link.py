@@ -33,6 +33,30 @@ log = logging.getLogger("gamebox.station")
 RETRY_FIRST, RETRY_MOST = 0.25, 4.0  # seconds between two connection attempts
 KEEPALIVE = 5  # seconds: the broker says a box that lost its power is offline (its last will) after 1.5 times this
 GOODBYE = 1.0  # seconds allowed at shutdown to say "offline" and send what waits
+REFUSALS, REFUSALS_EVERY = 10, 10.0  # refusals told (log line and event) at most per so many seconds
+
+
+class Budget:
+    """At most ``most`` things per ``every`` seconds; the rest are counted, told in one line with the heartbeat."""
+
+    def __init__(self, most: int, every: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.most, self.every, self.clock = most, every, clock
+        self.start, self.used, self.skipped = clock(), 0, 0
+
+    def allow(self) -> bool:
+        now = self.clock()
+        if now - self.start >= self.every:
+            self.start, self.used = now, 0
+        if self.used < self.most:
+            self.used += 1
+            return True
+        self.skipped += 1
+        return False
+
+    def take_skipped(self) -> int:
+        """How many were skipped since the last call."""
+        skipped, self.skipped = self.skipped, 0
+        return skipped
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +86,7 @@ class StationLink:
         self._tally: dict[str, Any] = {}
         self._state_soon = False
         self._sending = False
+        self._refusals = Budget(REFUSALS, REFUSALS_EVERY)
         self._loop = asyncio.get_running_loop()
         box.listeners.append(self._accepted)
         self._announce()
@@ -110,13 +135,13 @@ class StationLink:
         self.outbox.event(self.topics.events, {
             "station": self.topics.station, "at": self.wall(), "kind": "action", "seq": self.box.seq - 1,
             "game_id": self.box.game_id, "action": action, "events": list(getattr(outcome, "events", [])),
-        })
+        }, table=True)
         engine = self.box.engine
         if engine is not None and engine.over:  # a message of its own: the retained state may have moved on when it is sent
             snap = self.box.snapshot()
             self.outbox.event(self.topics.events, {
                 "station": self.topics.station, "at": self.wall(), "kind": "game_over", "game_id": self.box.game_id,
-                "game": engine.game, "winners": snap["winners"], "started_at": snap["started_at"]})
+                "game": engine.game, "winners": snap["winners"], "started_at": snap["started_at"]}, table=True)
 
     def _publish_state(self) -> None:
         self._state_soon = False
@@ -175,19 +200,27 @@ class StationLink:
 
     # -- commands -------------------------------------------------------------------------
     def _command(self, message: StationCommand) -> None:
-        answer = {"station": self.topics.station, "at": self.wall(), "command": message.name[:32]}
-        cid = command_id(message.payload)
-        if cid is not None:
-            answer["id"] = cid  # the teacher's page waits for it to say "done" or "refused"
         try:
             command = parse(message.name, message.payload)
             self._carry_out(command)
         except Refused as exc:
-            log.warning("refused command on %s: %s", message.topic, exc)
-            self.outbox.event(self.topics.events, {**answer, "kind": "refused", "reason": str(exc)})
+            self._refuse(message, exc)
             return
         log.info("command %s %s", command.name, "" if command.value is None else command.value)
-        self.outbox.event(self.topics.events, {**answer, "kind": "command"})
+        self.outbox.event(self.topics.events, {**self._answer(message), "kind": "command"})
+
+    def _answer(self, message: StationCommand) -> dict[str, Any]:
+        answer = {"station": self.topics.station, "at": self.wall(), "command": message.name[:32]}
+        cid = command_id(message.payload)
+        if cid is not None:
+            answer["id"] = cid  # the teacher's page waits for it to say "done" or "refused"
+        return answer
+
+    def _refuse(self, message: StationCommand, exc: Refused) -> None:
+        """One log line and one ``refused`` event, at most REFUSALS per REFUSALS_EVERY seconds (the rest are counted)."""
+        if self._refusals.allow():
+            log.warning("refused command on %s: %s", message.topic, exc)
+            self.outbox.event(self.topics.events, {**self._answer(message), "kind": "refused", "reason": str(exc)})
 
     def _carry_out(self, command: Command) -> None:
         box, engine = self.box, self.box.engine
@@ -270,15 +303,23 @@ class StationLink:
             name = self.topics.command(str(message.topic))
             if name is None or not self.settings.commands:
                 continue
-            if message.retain:  # a stale command kept by the broker must not run at every reconnection
-                log.warning("refused retained command on %s", message.topic)
-                continue
             payload = message.payload if isinstance(message.payload, bytes) else str(message.payload or "").encode()
-            self.post(StationCommand(name, payload, str(message.topic), at=self.wall()))
+            command = StationCommand(name, payload, str(message.topic), at=self.wall())
+            try:
+                if message.retain:  # a stale command kept by the broker must not run at every reconnection
+                    raise Refused("a retained command is never carried out")
+                parse(name, payload)  # malformed ones are answered here, and never queue before a tap
+            except Refused as exc:
+                self._refuse(command, exc)
+                continue
+            self.post(command)
 
     async def _heartbeat(self) -> None:
         while True:
             self._health()
+            skipped = self._refusals.take_skipped()
+            if skipped:
+                log.warning("%d more commands refused, not each told", skipped)
             await asyncio.sleep(self.settings.health_every)
 
     async def _drained(self) -> None:
