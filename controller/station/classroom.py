@@ -203,10 +203,15 @@ class Classroom:
             stats = self.stats.get(name, Stats())
             overall = stats.as_dict()
             if not stats.per_game:
-                writer.writerow([name, 0, "", 0, ""])
+                writer.writerow([_cell(name), 0, "", 0, ""])
             for game, (n, total) in sorted(stats.per_game.items()):
-                writer.writerow([name, overall["games"], game, n, round(total / n / 60, 2)])
+                writer.writerow([_cell(name), overall["games"], _cell(game), n, round(total / n / 60, 2)])
         return out.getvalue()
+
+
+def _cell(text: str) -> str:
+    """A text cell a spreadsheet will not run as a formula (``-1+1``, ``=HYPERLINK(...)``): quoted by a leading '."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 class TeacherPage:

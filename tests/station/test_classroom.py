@@ -108,3 +108,11 @@ def test_statistics_count_each_finished_game_once_and_export_as_csv() -> None:
     lines = room.csv().splitlines()
     assert lines[0] == "station,games,game,games_of_this_game,average_minutes"
     assert lines[1:] == ["blue,0,,0,", "red,2,pirates,1,10.0", "red,2,policecats,1,3.33"]
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_quoted() -> None:
+    room = Classroom("gamebox")
+    over = {"mode": "over", "game": "pirates", "game_id": 1, "started_at": 1000.0, "at": 1600.0}
+    room.take("gamebox/-2-3/state", json.dumps(over).encode())  # a legal station name that a spreadsheet computes
+    room.take("gamebox/red/state", json.dumps(dict(over, game='=HYPERLINK("http://evil.example","x")')).encode())
+    assert room.csv().splitlines()[1:] == ["'-2-3,1,pirates,1,10.0"]
