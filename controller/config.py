@@ -24,11 +24,14 @@ class ConfigError(ValueError):
     """A configuration that cannot be used; the message is one line naming the file and key."""
 
 
+MACHINE_ID = Path("/etc/machine-id")
+
+
 def default_station() -> str:
     """The host name plus the first six hex digits of /etc/machine-id: every Pi image is called "raspberrypi"."""
     host = socket.gethostname().split(".")[0] or "box"
     try:
-        machine = Path("/etc/machine-id").read_text().strip()[:6]
+        machine = MACHINE_ID.read_text().strip()[:6]
     except OSError:
         machine = ""
     name = f"{host}-{machine}" if machine.isalnum() else host

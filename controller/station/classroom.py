@@ -133,6 +133,9 @@ class Classroom:
             if value is None:
                 return
             entry = self.stations[station] = {"station": station}
+        if leaf == "online":
+            entry["duplicate"] = _two_boxes(entry.get("online"), value) or (entry.get("duplicate", False) and bool(value)
+                                                                               and value.get("online") is True)
         entry["last_event" if leaf == "events" else leaf] = value
         self.heard[station] = self.clock()
         entry["silent"] = False
@@ -207,6 +210,12 @@ class Classroom:
             for game, (n, total) in sorted(stats.per_game.items()):
                 writer.writerow([_cell(name), overall["games"], _cell(game), n, round(total / n / 60, 2)])
         return out.getvalue()
+
+
+def _two_boxes(before: dict[str, Any] | None, now: dict[str, Any] | None) -> bool:
+    """Online twice without an offline between, from two runs: two boxes use one station name."""
+    return bool(before and now and before.get("online") and now.get("online") and before.get("boot")
+                and now.get("boot") and before["boot"] != now["boot"])
 
 
 def _cell(text: str) -> str:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -87,6 +88,7 @@ class StationLink:
         self._state_soon = False
         self._sending = False
         self._refusals = Budget(REFUSALS, REFUSALS_EVERY)
+        self.boot = secrets.token_hex(4)  # this run of this box: two boxes with one name are told apart by it
         self._loop = asyncio.get_running_loop()
         box.listeners.append(self._accepted)
         self._announce()
@@ -172,7 +174,7 @@ class StationLink:
         return self._tally
 
     def _online(self, online: bool) -> dict[str, Any]:
-        return {"station": self.topics.station, "at": self.wall(), "online": online}
+        return {"station": self.topics.station, "at": self.wall(), "online": online, "boot": self.boot}
 
     def _health(self) -> None:
         devices = {}
@@ -277,7 +279,7 @@ class StationLink:
     def _client(self, aiomqtt: Any) -> Any:
         s = self.settings
         return aiomqtt.Client(
-            s.broker, s.port, identifier=f"gamebox-{s.station}", keepalive=KEEPALIVE, tls_params=tls_parameters(aiomqtt, s),
+            s.broker, s.port, identifier=f"gamebox-{s.station}-{self.boot}", keepalive=KEEPALIVE, tls_params=tls_parameters(aiomqtt, s),
             username=s.username, password=s.password.get_secret_value() if s.password else None,
             will=aiomqtt.Will(self.topics.online, encode(self._online(False)), qos=1, retain=True),
         )

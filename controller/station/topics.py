@@ -19,7 +19,7 @@ STATE_FIELDS = (
 EVENT_FIELDS = (
     "station", "at", "kind", "seq", "game_id", "action", "events", "game", "winners", "started_at", "command", "reason", "id",
 )
-ONLINE_FIELDS = ("station", "at", "online")
+ONLINE_FIELDS = ("station", "at", "online", "boot")
 HEALTH_FIELDS = ("station", "at", "profile", "devices", "faults", "uptime", "queued", "dropped", "every")
 COMMANDS = ("volume", "language", "new-game", "time-up", "end-session")
 ALL = "all"  # the station name that addresses every station

@@ -116,3 +116,26 @@ def test_csv_cells_a_spreadsheet_would_run_are_quoted() -> None:
     room.take("gamebox/-2-3/state", json.dumps(over).encode())  # a legal station name that a spreadsheet computes
     room.take("gamebox/red/state", json.dumps(dict(over, game='=HYPERLINK("http://evil.example","x")')).encode())
     assert room.csv().splitlines()[1:] == ["'-2-3,1,pirates,1,10.0"]
+
+
+def test_two_boxes_with_one_station_name_both_stay_on_and_the_page_says_so(tmp_path: Path, broker: Broker, watcher: Watcher) -> None:
+    first = Station(tmp_path / "first", broker, "red")  # two boxes left with one name
+    watcher.wait_for("gamebox/red/online", lambda m: m["online"])
+    second = Station(tmp_path / "second", broker, "red")
+    try:
+        boots = wait_until(lambda: {m["boot"] for m in watcher.json_on("gamebox/red/online") if m["online"]} if len(
+            {m["boot"] for m in watcher.json_on("gamebox/red/online")}) == 2 else None, what="both boxes online")
+        assert len(boots) == 2
+        for box in (first, second):
+            box.send(["tap control-game-pirates"])  # each box is still connected: its menu choice arrives
+        wait_until(lambda: len([s for s in watcher.json_on("gamebox/red/state") if s["menu"]["game"] == "pirates"]) >= 2,
+                   what="a state from each box")
+        room = Classroom("gamebox")
+        for topic, payload, _ in list(watcher.messages):
+            if topic == "gamebox/red/online":
+                room.take(topic, payload)
+        assert room.stations["red"]["duplicate"] is True  # the page's card says "two boxes are called red"
+    finally:
+        first.stop()
+        second.stop()
+    assert "trying again" not in first.log() + second.log()  # neither pushed the other off the broker
