@@ -100,7 +100,8 @@ class SecuredBroker(Broker):
 class Watcher:
     """A subscriber on its own thread (paho-mqtt): every message kept, conditions awaited with a bound."""
 
-    def __init__(self, broker: Broker, topic: str = "#", login: tuple[str, str] | None = None) -> None:
+    def __init__(self, broker: Broker, topic: str = "#", login: tuple[str, str] | None = None,
+                 tls: dict[str, str] | None = None) -> None:
         import paho.mqtt.client as mqtt
 
         self.messages: list[tuple[str, bytes, bool]] = []
@@ -111,6 +112,8 @@ class Watcher:
         self.client.on_connect = lambda c, *_: c.subscribe(topic, qos=1)
         if login:
             self.client.username_pw_set(*login)
+        if tls:
+            self.client.tls_set(**tls)
         self.client.connect(broker.host, broker.port)
         self.client.loop_start()
 

@@ -8,6 +8,8 @@ the teacher's account works. Without that set-up a box obeys nothing.
 
 from __future__ import annotations
 
+import shutil
+import subprocess
 import threading
 from pathlib import Path
 from typing import Any, Iterator
@@ -16,6 +18,7 @@ import pytest
 
 from controller.cli import run_command
 from controller.config import ConfigError, load_config
+from controller.station.brokerconf import Tls
 from tests.station.brokers import Broker, SecuredBroker, Station, TeacherPageProcess, Watcher, game_lines, wait_until
 
 ATTACKS = [("gamebox/all/set/end-session", ""), ("gamebox/red/set/volume", "1"), ("gamebox/all/set/language", "nl"),
@@ -137,3 +140,75 @@ def test_broker_config_refuses_names_that_would_open_a_hole(tmp_path: Path, caps
     assert "--force" in capsys.readouterr().err
     assert (tmp_path / "b" / "passwords").stat().st_mode & 0o077 == 0
     assert "red:$7$" in (tmp_path / "b" / "passwords").read_text()  # hashed, never the password itself
+
+
+def certificates(folder: Path) -> dict[str, Path]:
+    """A CA, the broker's certificate for 127.0.0.1 and two client certificates, made by openssl for this test."""
+    folder.mkdir()
+
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True, timeout=60)
+
+    key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    openssl("req", "-x509", *key, "-keyout", "ca.key", "-out", "ca.crt", "-days", "2", "-subj", "/CN=gamebox test CA")
+    (folder / "san").write_text("subjectAltName=IP:127.0.0.1\n")
+    for name in ("broker", "red", "teacher"):
+        openssl("req", *key, "-keyout", f"{name}.key", "-out", f"{name}.csr", "-subj", f"/CN={name}")
+        openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+                "-out", f"{name}.crt", "-days", "2", *(["-extfile", "san"] if name == "broker" else []))
+    return {p.stem + p.suffix.replace(".", "_"): p for p in folder.iterdir()}
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="no openssl to make the test's certificates")
+def test_tls_with_client_certificates_for_the_boxes_and_the_page(tmp_path: Path) -> None:
+    certs = certificates(tmp_path / "certs")
+    broker = SecuredBroker(tmp_path / "broker", ["red"], tls=Tls(certs["broker_crt"], certs["broker_key"], certs["ca_crt"],
+                                                                 require_certificate=True))
+    broker.start()
+    red = teacher = page = None
+    try:
+        assert connack_tls(broker, broker.login("red"), certs, None) != "Success"  # no client certificate: no entry
+        red = Station(tmp_path / "red", broker, "red", tls=True, ca_file=str(certs["ca_crt"]), cert_file=str(certs["red_crt"]),
+                      key_file=str(certs["red_key"]), **account(broker, "red"))
+        teacher = Watcher(broker, login=broker.login("teacher"), tls={
+            "ca_certs": str(certs["ca_crt"]), "certfile": str(certs["teacher_crt"]), "keyfile": str(certs["teacher_key"])})
+        teacher.wait_for("gamebox/red/state", lambda s: s["mode"] == "menu")
+        config = tmp_path / "teacher.toml"  # the generated one, with this test's client certificate in place of the example
+        config.write_text("\n".join(line for line in (broker.folder / "teacher.toml").read_text().splitlines()
+                                    if not line.startswith(("cert_file", "key_file")))
+                          + f'\ncert_file = "{certs["teacher_crt"]}"\nkey_file = "{certs["teacher_key"]}"\n')
+        page = TeacherPageProcess(tmp_path, broker, "--config", str(config))
+        wait_until(lambda: page.command("red", "volume", 0.3)[0] == 200, what="the page over TLS with its certificate")
+        teacher.wait_for("gamebox/red/state", lambda s: s["volume"] == 0.3)
+    finally:
+        for running in (page, red):
+            if running is not None:
+                running.stop()
+        if teacher is not None:
+            teacher.close()
+        broker.stop()
+
+
+def connack_tls(broker: Broker, login: tuple[str, str], certs: dict[str, Path], client: str | None) -> str:
+    """What the broker answers a TLS client with the CA and, when named, that client's certificate."""
+    import ssl
+
+    import paho.mqtt.client as mqtt
+
+    answer: list[str] = []
+    done = threading.Event()
+    mqtt_client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    mqtt_client.on_connect = lambda _c, _u, _f, reason, _p: (answer.append(str(reason)), done.set())
+    mqtt_client.username_pw_set(*login)
+    mqtt_client.tls_set(ca_certs=str(certs["ca_crt"]),
+                        **({"certfile": str(certs[f"{client}_crt"]), "keyfile": str(certs[f"{client}_key"])} if client else {}))
+    try:
+        mqtt_client.connect(broker.host, broker.port)
+        mqtt_client.loop_start()
+        done.wait(10)
+    except (ssl.SSLError, OSError) as exc:
+        return f"refused: {exc}"
+    finally:
+        mqtt_client.loop_stop()
+        mqtt_client.disconnect()
+    return answer[0] if answer else "no answer"
