@@ -212,3 +212,15 @@ def connack_tls(broker: Broker, login: tuple[str, str], certs: dict[str, Path], 
         mqtt_client.loop_stop()
         mqtt_client.disconnect()
     return answer[0] if answer else "no answer"
+
+
+def test_doctor_says_whether_the_station_obeys_commands(tmp_path: Path) -> None:
+    from controller.cli import _station_rows
+
+    path = tmp_path / "box.toml"
+    path.write_text('[network]\nenabled = true\nstation = "red"\n')
+    assert "obeys no commands" in _station_rows(load_config(path))[0].detail
+    path.write_text('[network]\nenabled = true\nstation = "red"\nusername = "red"\npassword = "x"\ncommands = true\n')
+    assert "obeys commands (logged in as red" in _station_rows(load_config(path))[0].detail
+    path.write_text("")
+    assert _station_rows(load_config(path)) == []
