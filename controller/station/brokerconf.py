@@ -31,6 +31,7 @@ from controller.station.topics import ALL
 STATION = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 TEACHER = "teacher"
 STATE_LEAVES = ("state", "events", "online", "health")
+DISCOVERY_KINDS = ("sensor", "number", "button", "select")  # the Home Assistant components a box announces
 
 
 class BrokerConfigError(ValueError):
@@ -56,7 +57,7 @@ def acl(stations: list[str], prefix: str = "gamebox", discovery_prefix: str = "h
         lines.append(f"user {name}")
         lines += [f"topic write {prefix}/{name}/{leaf}" for leaf in STATE_LEAVES]
         lines += [f"topic read {prefix}/{name}/set/#", f"topic read {prefix}/{ALL}/set/#"]
-        lines += [f"topic write {discovery_prefix}/{kind}/{node_of(name)}/#" for kind in ("sensor", "number", "button", "select")]
+        lines += [f"topic write {discovery_prefix}/{kind}/{node_of(name)}/#" for kind in DISCOVERY_KINDS]
         lines.append("")
     return "\n".join(lines)
 
@@ -126,7 +127,8 @@ def write_broker_config(folder: Path, stations: list[str], *, broker: str, port:
     subprocess.run([tool, "-U", str(folder / "passwords")], check=True, capture_output=True, timeout=30)
     write("acl", acl(names, prefix))
     write("mosquitto.conf", mosquitto_conf(folder, port, bind, tls))
-    write(f"{TEACHER}.toml", network_table(TEACHER, accounts[TEACHER], broker, port, prefix, tls, station=False), private=True)
+    teacher = network_table(TEACHER, accounts[TEACHER], broker, port, prefix, tls, station=False)
+    write(f"{TEACHER}.toml", teacher, private=True)
     for name in names:
         write(f"{name}.toml", network_table(name, accounts[name], broker, port, prefix, tls, station=True), private=True)
     os.chmod(folder / "passwords", 0o600)

@@ -347,7 +347,8 @@ class TeacherPage:
         if not guard.host_ok(host):
             await _reply(writer, 421, "text/plain", b"this page answers only to its own address")
             return
-        if method == "POST" and not (guard.origin_ok(headers.get("origin"), host) and guard.token_ok(headers.get("x-token"))):
+        own_page = guard.origin_ok(headers.get("origin"), host) and guard.token_ok(headers.get("x-token"))
+        if method == "POST" and not own_page:
             await _json(writer, 403, {"error": "only the page itself can do that: reload it"})
             return
         cookies = _cookies(headers.get("cookie", ""))

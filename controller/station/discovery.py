@@ -44,7 +44,8 @@ def node_of(station: str) -> str:
 
 def _entities(discovery_prefix: str, node: str) -> list[tuple[str, str, str]]:
     """(component, key, config topic) of every entity of one box."""
-    keys = [("sensor", k) for k in SENSORS] + [("number", "volume"), ("select", "language")] + [("button", k) for k in BUTTONS]
+    keys = [("sensor", k) for k in SENSORS] + [("number", "volume"), ("select", "language")]
+    keys += [("button", k) for k in BUTTONS]
     return [(component, key, f"{discovery_prefix}/{component}/{node}/{key}/config") for component, key in keys]
 
 

@@ -279,7 +279,8 @@ class StationLink:
     def _client(self, aiomqtt: Any) -> Any:
         s = self.settings
         return aiomqtt.Client(
-            s.broker, s.port, identifier=f"gamebox-{s.station}-{self.boot}", keepalive=KEEPALIVE, tls_params=tls_parameters(aiomqtt, s),
+            s.broker, s.port, identifier=f"gamebox-{s.station}-{self.boot}", keepalive=KEEPALIVE,
+            tls_params=tls_parameters(aiomqtt, s),
             username=s.username, password=s.password.get_secret_value() if s.password else None,
             will=aiomqtt.Will(self.topics.online, encode(self._online(False)), qos=1, retain=True),
         )
