@@ -220,7 +220,19 @@ def cmd_classroom(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     settings = _config(args).network.model_copy(update={
         k: v for k, v in {"broker": args.broker, "port": args.broker_port, "prefix": args.prefix}.items() if v is not None})
-    return run_classroom(settings, args.listen, args.http_port, pin, tuple(args.name))
+    tls = None
+    if args.cert or args.key:
+        import ssl
+
+        from controller.station.classroom import https
+
+        if not (args.cert and args.key):
+            return _fail("HTTPS needs --cert and --key together")
+        try:
+            tls = https(Path(args.cert), Path(args.key))
+        except (OSError, ssl.SSLError) as exc:
+            return _fail(f"the page's certificate or key does not load: {exc}")
+    return run_classroom(settings, args.listen, args.http_port, pin, tuple(args.name), tls)
 
 
 def cmd_broker_config(args: argparse.Namespace) -> int:
@@ -328,6 +340,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--pin-file", metavar="FILE", help="the page's PIN (8 characters or more; else GAMEBOX_PIN; "
                    "made up and printed when --listen is not localhost)")
     p.add_argument("--name", action="append", default=[], help="another host name the page is reached by (e.g. a DNS name)")
+    p.add_argument("--cert", metavar="FILE", help="HTTPS: the page's certificate (PEM), with --key")
+    p.add_argument("--key", metavar="FILE", help="HTTPS: the certificate's private key (PEM)")
     p.add_argument("--config", metavar="FILE", help="a box's TOML config: its [network] credentials and TLS settings")
     p.set_defaults(func=cmd_classroom)
     actions = p.add_subparsers(dest="classroom_command", metavar="ACTION")

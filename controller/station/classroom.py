@@ -19,6 +19,7 @@ import logging
 import math
 import re
 import secrets
+import ssl
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -228,8 +229,8 @@ class TeacherPage:
 
     def __init__(self, settings: NetworkConfig, listen: str = "127.0.0.1", port: int = 8080, pin: str | None = None,
                  names: tuple[str, ...] = (), max_connections: int = MAX_CONNECTIONS,
-                 request_seconds: float = REQUEST_SECONDS) -> None:
-        self.settings, self.listen, self.port = settings, listen, port
+                 request_seconds: float = REQUEST_SECONDS, tls: ssl.SSLContext | None = None) -> None:
+        self.settings, self.listen, self.port, self.tls = settings, listen, port, tls
         self.max_connections, self.request_seconds = max_connections, request_seconds
         self.pin, self.made_up = check_pin(pin), False
         if self.pin is None and not is_loopback(listen):
@@ -245,7 +246,8 @@ class TeacherPage:
         return self.pin is not None
 
     async def start(self) -> None:
-        self.server = await asyncio.start_server(self._serve, self.listen, self.port)
+        self.server = await asyncio.start_server(self._serve, self.listen, self.port, ssl=self.tls,
+                                                 ssl_handshake_timeout=self.request_seconds if self.tls else None)
         self.port = self.server.sockets[0].getsockname()[1]
         self._tasks = [asyncio.create_task(self._mqtt()), asyncio.create_task(self._tick())]
 
@@ -391,7 +393,8 @@ class TeacherPage:
             await _json(writer, 403, {"error": "wrong PIN"})
             return
         await _json(writer, 200, {"ok": True},
-                    extra=f"Set-Cookie: {SESSION_COOKIE}={session}; HttpOnly; SameSite=Strict; Path=/\r\n")
+                    extra=f"Set-Cookie: {SESSION_COOKIE}={session}; HttpOnly; SameSite=Strict; Path=/"
+                          f"{'; Secure' if self.tls else ''}\r\n")
 
     async def _command(self, body: bytes, writer: asyncio.StreamWriter) -> None:
         try:
@@ -471,17 +474,26 @@ def is_loopback(host: str) -> bool:
 
 async def serve(page: TeacherPage, out: Any = print) -> None:
     await page.start()
-    out(f"the teacher's page: http://{page.listen if not page.listen.startswith('0') else 'THIS-COMPUTER'}:{page.port}/")
+    scheme = "https" if page.tls else "http"
+    out(f"the teacher's page: {scheme}://{page.listen if not page.listen.startswith('0') else 'THIS-COMPUTER'}:{page.port}/")
     if page.made_up:
         out(f"PIN for the page: {page.pin}")
     await asyncio.Event().wait()
 
 
-def run_classroom(settings: NetworkConfig, listen: str, port: int, pin: str | None, names: tuple[str, ...] = ()) -> int:
+def https(cert: Path, key: Path) -> ssl.SSLContext:
+    """The page's TLS from a certificate and its key (PEM); OSError or ssl.SSLError when they do not load."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    return context
+
+
+def run_classroom(settings: NetworkConfig, listen: str, port: int, pin: str | None, names: tuple[str, ...] = (),
+                  tls: ssl.SSLContext | None = None) -> int:
     """The ``gamebox classroom`` command: a PIN is required (made up and printed if not given) beyond localhost."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     try:
-        asyncio.run(serve(TeacherPage(settings, listen, port, pin, names)))
+        asyncio.run(serve(TeacherPage(settings, listen, port, pin, names, tls=tls)))
     except KeyboardInterrupt:
         pass
     return 0

@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import getpass
 import html
+import http.client
+import http.cookiejar
 import json
 import os
 import re
 import shutil
 import socket
+import ssl
 import subprocess
 import sys
 import threading
@@ -219,7 +222,7 @@ def game_lines(folder: Path, game: str = "pirates", players: int = 2, seed: int 
 class TeacherPageProcess:
     """``gamebox classroom`` as a subprocess on a free port; :attr:`url` once it serves. ``pin`` goes in by the environment."""
 
-    def __init__(self, folder: Path, broker: Broker, *extra: str, pin: str | None = None) -> None:
+    def __init__(self, folder: Path, broker: Broker, *extra: str, pin: str | None = None, ca: Path | None = None) -> None:
         self.port = free_port()
         env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
         env.pop("GAMEBOX_PIN", None)
@@ -233,8 +236,8 @@ class TeacherPageProcess:
         threading.Thread(target=lambda: [self.lines.append(line.strip()) for line in self.proc.stdout], daemon=True).start()
         wait_until(lambda: any(line.startswith("the teacher's page") for line in self.lines) or self.proc.poll() is not None,
                    20, "the teacher's page")
-        self.url = f"http://127.0.0.1:{self.port}/"
-        self.browser = PageClient(self.url)
+        self.url = f"{'https' if ca else 'http'}://127.0.0.1:{self.port}/"
+        self.browser = PageClient(self.url, ca=ca)
 
     def command(self, station: str, name: str, value: Any = None) -> tuple[int, dict[str, Any]]:
         """What the page answers a button, pressed on the page itself (status, JSON)."""
@@ -248,17 +251,23 @@ class TeacherPageProcess:
 class PageClient:
     """The page as a browser of its own origin uses it: its token from its GET, its cookies, its Origin header."""
 
-    def __init__(self, url: str, origin: str | None = None) -> None:
+    def __init__(self, url: str, origin: str | None = None, ca: Path | None = None) -> None:
         self.url, self.origin = url, origin or url.rstrip("/")
-        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor())
+        context = ssl.create_default_context(cafile=str(ca)) if ca else None
+        self.cookies = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies),
+                                                  urllib.request.HTTPSHandler(context=context))
         self.token: str | None = None
 
     def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+        """(status, body); status 0 when no HTTP answer came at all."""
         try:
             with self.opener.open(urllib.request.Request(self.url + path, headers=headers or {}), timeout=5) as response:
                 return response.status, response.read()
         except urllib.error.HTTPError as exc:
             return exc.code, exc.read()
+        except (urllib.error.URLError, ConnectionError, http.client.HTTPException):
+            return 0, b""
 
     def post(self, path: str, body: dict[str, Any], headers: dict[str, str] | None = None) -> tuple[int, dict[str, Any]]:
         if self.token is None:

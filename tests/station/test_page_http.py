@@ -12,8 +12,8 @@ import asyncio
 import json
 import logging
 import os
+import shutil
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
@@ -22,6 +22,7 @@ from controller.config import NetworkConfig
 from controller.station.classroom import TeacherPage
 from controller.station.pageguard import LOCK_AFTER, LOCK_SECONDS, Guard
 from tests.station.brokers import GAMEBOX, Broker, PageClient, Station, TeacherPageProcess, Watcher, wait_until
+from tests.station.test_broker_locks import certificates
 from tests.station.test_classroom import CHROMIUM, FLAGS
 
 PIN = "correct horse"
@@ -169,3 +170,21 @@ def test_slow_requests_and_a_flood_of_connections_cannot_take_the_page(broker: B
     with caplog.at_level(logging.WARNING, logger="gamebox.classroom"):
         asyncio.run(main())
     assert len([r for r in caplog.records if "connections open" in r.message]) == 1
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="no openssl to make the test's certificates")
+def test_the_page_over_https_keeps_its_pin_and_cookie_off_the_wire(tmp_path: Path, broker: Broker) -> None:
+    certs = certificates(tmp_path / "certs")  # the broker's certificate names 127.0.0.1: the page uses it here
+    page_server = TeacherPageProcess(tmp_path, broker, "--cert", str(certs["broker_crt"]), "--key", str(certs["broker_key"]),
+                                     pin=PIN, ca=certs["ca_crt"])
+    try:
+        assert page_server.url.startswith("https://")
+        assert PageClient(page_server.url.replace("https", "http")).get("")[0] == 0  # plain HTTP gets nothing
+        teacher = page_server.browser
+        assert teacher.get("stats.csv")[0] == 403
+        assert teacher.post("login", {"pin": PIN}) == (200, {"ok": True})
+        assert teacher.get("stats.csv")[0] == 200
+        cookie = next(iter(teacher.cookies))
+        assert cookie.secure and cookie.name == "gamebox_session"
+    finally:
+        page_server.stop()
