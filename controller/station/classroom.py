@@ -137,9 +137,12 @@ class Classroom:
         if leaf == "online":
             entry["duplicate"] = _two_boxes(entry.get("online"), value) or (entry.get("duplicate", False) and bool(value)
                                                                                and value.get("online") is True)
+        heartbeat_only = leaf == "health" and not entry.get("silent") and _steady(entry.get("health")) == _steady(value)
         entry["last_event" if leaf == "events" else leaf] = value
         self.heard[station] = self.clock()
         entry["silent"] = False
+        if heartbeat_only:  # nothing a browser would show changed: not sent to it (10 a second in a classroom of 30)
+            return
         if not entry.get("state") and not (entry.get("online") or {}).get("online"):
             if leaf in ("state", "online") and value is None:  # cleared and offline: the station is gone
                 del self.stations[station]
@@ -211,6 +214,11 @@ class Classroom:
             for game, (n, total) in sorted(stats.per_game.items()):
                 writer.writerow([_cell(name), overall["games"], _cell(game), n, round(total / n / 60, 2)])
         return out.getvalue()
+
+
+def _steady(health: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A health message without what changes at every heartbeat."""
+    return None if health is None else {k: v for k, v in health.items() if k not in ("at", "uptime", "queued", "every")}
 
 
 def _two_boxes(before: dict[str, Any] | None, now: dict[str, Any] | None) -> bool:

@@ -9,6 +9,7 @@ whose retained messages are cleared.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from pathlib import Path
 
@@ -102,3 +103,14 @@ def test_the_page_survives_hostile_retained_messages_and_a_flood_of_names(tmp_pa
     assert errors == []
     log = page_server.log.read_text()
     assert log.count("bad message") <= 2, log  # rate-limited: the first at once, then at most one a minute
+
+
+def test_a_heartbeat_that_changes_nothing_shown_is_not_sent_to_the_browsers() -> None:
+    room = Classroom("gamebox")
+    sent: asyncio.Queue[str] = asyncio.Queue()
+    room.listeners.add(sent)
+    health = {"devices": {}, "faults": {}, "uptime": 3.0, "every": 3.0, "at": 3.0}
+    room.take("gamebox/red/health", json.dumps(health).encode())
+    room.take("gamebox/red/health", json.dumps(dict(health, uptime=6.0, at=6.0)).encode())
+    room.take("gamebox/red/health", json.dumps(dict(health, uptime=9.0, at=9.0, faults={"reader": "no answer"})).encode())
+    assert sent.qsize() == 2 and "no answer" in sent.get_nowait() + sent.get_nowait()
