@@ -41,6 +41,7 @@ from controller.siminput import SimInput  # noqa: E402
 from tests.station.brokers import Broker, TeacherPageProcess  # noqa: E402
 
 PLAYERS = {"floppy-ears": 3, "pirates": 3, "policecats": 3}
+STOP_SECONDS = 30.0  # for every box to stop once the games are over
 OBSERVER = """
 window.__latencies = [];
 new MutationObserver(records => {
@@ -120,8 +121,10 @@ async def classroom(broker: Broker, folder: Path, linked: int, unlinked: int, se
     actions = await asyncio.gather(*(station(d, i, until) for i, d in enumerate(daemons)))
     for daemon in daemons:
         daemon.stopping.set()
-    await asyncio.gather(*tasks)
-    return {"on": on, "off": off, "actions": sum(actions)}
+    done, hanging = await asyncio.wait(tasks, timeout=STOP_SECONDS)  # a box that does not stop is reported, not waited for
+    for task in hanging:
+        task.cancel()
+    return {"on": on, "off": off, "actions": sum(actions), "hanging": len(hanging)}
 
 
 def watch_page(url: str, stations: int, watching: threading.Event, stop: threading.Event, out: list[float],
@@ -189,6 +192,8 @@ def main() -> None:
               f"p99 {percentile(ms, 0.99):.1f} ms, max {max(ms):.1f} ms (target p99 <= 250 ms)")
     for error in errors:
         print(f"page: {error}")
+    if figures.get("hanging"):
+        print(f"{figures['hanging']} boxes had not stopped {STOP_SECONDS:g} s after they were told to")
     for name in ("on", "off"):
         ms = [x * 1000 for x in figures.get(name, [])]
         if ms:

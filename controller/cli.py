@@ -9,7 +9,9 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from pathlib import Path
 from typing import Any
 
 from controller.games import GAME_IDS
@@ -123,8 +125,19 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     from hardware.doctor import run_doctor
 
     config = _config(args)
-    rows = [*check_storage(config.state_dir), *secret_rows(args.config, config)]
+    rows = [*check_storage(config.state_dir), *_station_rows(config), *secret_rows(args.config, config)]
     return run_doctor(config.profile, sounds=sound_files(), extra=rows)
+
+
+def _station_rows(config) -> list:
+    """Doctor's row for the station link: where it publishes and whether it obeys commands."""
+    from controller.station.link import commands_line
+    from hardware.doctor import Row
+
+    net = config.network
+    if not net.enabled:
+        return []
+    return [Row("station", "mqtt", "ok", f"{net.station} on {net.broker}:{net.port}; {commands_line(net)}")]
 
 
 def _config(args: argparse.Namespace):
@@ -196,9 +209,48 @@ def cmd_history(args: argparse.Namespace) -> int:
 def cmd_classroom(args: argparse.Namespace) -> int:
     from controller.station.classroom import run_classroom
 
+    from controller.station.pageguard import PinError, check_pin
+
+    if args.pin is not None:
+        return _fail("--pin is gone: a command line is shown to every user; use --pin-file FILE or GAMEBOX_PIN")
+    try:
+        pin = check_pin(Path(args.pin_file).read_text() if args.pin_file else os.environ.get("GAMEBOX_PIN"))
+    except OSError as exc:
+        return _fail(f"the PIN file: {exc.strerror}: {args.pin_file}")
+    except PinError as exc:
+        return _fail(str(exc))
     settings = _config(args).network.model_copy(update={
         k: v for k, v in {"broker": args.broker, "port": args.broker_port, "prefix": args.prefix}.items() if v is not None})
-    return run_classroom(settings, args.listen, args.http_port, args.pin)
+    tls = None
+    if args.cert or args.key:
+        import ssl
+
+        from controller.station.classroom import https
+
+        if not (args.cert and args.key):
+            return _fail("HTTPS needs --cert and --key together")
+        try:
+            tls = https(Path(args.cert), Path(args.key))
+        except (OSError, ssl.SSLError) as exc:
+            return _fail(f"the page's certificate or key does not load: {exc}")
+    return run_classroom(settings, args.listen, args.http_port, pin, tuple(args.name), tls)
+
+
+def cmd_broker_config(args: argparse.Namespace) -> int:
+    from controller.station.brokerconf import BrokerConfigError, Tls, write_broker_config
+
+    tls_files = (args.tls_cert, args.tls_key, args.tls_ca)
+    if any(tls_files) and not all(tls_files):
+        return _fail("TLS needs --tls-cert, --tls-key and --tls-ca together")
+    tls = Tls(*tls_files, require_certificate=args.require_certificate) if all(tls_files) else None
+    try:
+        written = write_broker_config(args.dir, args.stations, broker=args.broker, port=args.port, bind=args.bind,
+                                      prefix=args.prefix, tls=tls, force=args.force)
+    except BrokerConfigError as exc:
+        return _fail(str(exc))
+    for path in written:
+        print(f"wrote {path}")
+    return 0
 
 
 def _version() -> str:
@@ -298,9 +350,28 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--prefix", help="the stations' topic prefix (default: the config's, else gamebox)")
     p.add_argument("--listen", default="127.0.0.1", help="address of the page (default: this computer only; 0.0.0.0: the network, with a PIN)")
     p.add_argument("--http-port", type=int, default=8080, help="the page's port (default 8080)")
-    p.add_argument("--pin", help="PIN for the buttons (made up and printed when --listen is not localhost)")
+    p.add_argument("--pin", help=argparse.SUPPRESS)  # refused with a reason: argv is visible to every user
+    p.add_argument("--pin-file", metavar="FILE", help="the page's PIN (8 characters or more; else GAMEBOX_PIN; "
+                   "made up and printed when --listen is not localhost)")
+    p.add_argument("--name", action="append", default=[], help="another host name the page is reached by (e.g. a DNS name)")
+    p.add_argument("--cert", metavar="FILE", help="HTTPS: the page's certificate (PEM), with --key")
+    p.add_argument("--key", metavar="FILE", help="HTTPS: the certificate's private key (PEM)")
     p.add_argument("--config", metavar="FILE", help="a box's TOML config: its [network] credentials and TLS settings")
     p.set_defaults(func=cmd_classroom)
+    actions = p.add_subparsers(dest="classroom_command", metavar="ACTION")
+    p = actions.add_parser("broker-config", help="write a Mosquitto set-up: accounts, ACL, a [network] table per box")
+    p.add_argument("stations", nargs="+", metavar="STATION", help="the stations' names (each box gets its own account)")
+    p.add_argument("--dir", required=True, type=Path, help="the folder to write (e.g. /etc/mosquitto/gamebox)")
+    p.add_argument("--broker", required=True, help="the broker's host name as the boxes reach it")
+    p.add_argument("--port", type=int, help="the listener's port (default 1883, with TLS 8883)")
+    p.add_argument("--bind", help="listen on this address only (default: every address)")
+    p.add_argument("--prefix", default="gamebox", help="the stations' topic prefix")
+    p.add_argument("--tls-cert", type=Path, help="the broker's certificate (TLS on; with --tls-key and --tls-ca)")
+    p.add_argument("--tls-key", type=Path, help="the broker certificate's private key")
+    p.add_argument("--tls-ca", type=Path, help="the CA the boxes check the broker with")
+    p.add_argument("--require-certificate", action="store_true", help="boxes must show a client certificate from --tls-ca")
+    p.add_argument("--force", action="store_true", help="replace an existing set-up (every box gets a new password)")
+    p.set_defaults(func=cmd_broker_config)
 
     p = sub.add_parser("doctor", help="check every device of a hardware profile, and the box's storage")
     box_options(p)

@@ -13,7 +13,7 @@ import tomllib
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
 
 from controller.decks import LANGUAGES
 from controller.games import GAME_IDS, engine_class
@@ -22,6 +22,20 @@ from controller.games.base import OptionsError
 
 class ConfigError(ValueError):
     """A configuration that cannot be used; the message is one line naming the file and key."""
+
+
+MACHINE_ID = Path("/etc/machine-id")
+
+
+def default_station() -> str:
+    """The host name plus the first six hex digits of /etc/machine-id: every Pi image is called "raspberrypi"."""
+    host = socket.gethostname().split(".")[0] or "box"
+    try:
+        machine = MACHINE_ID.read_text().strip()[:6]
+    except OSError:
+        machine = ""
+    name = f"{host}-{machine}" if machine.isalnum() else host
+    return "".join(c if c.isalnum() or c in "-_" else "-" for c in name)[:64]
 
 
 def default_state_dir() -> Path:
@@ -45,19 +59,29 @@ class NetworkConfig(BaseModel):
     enabled: bool = False
     broker: str = "localhost"
     port: int = Field(1883, ge=1, le=65535)
-    station: str = Field(default_factory=lambda: socket.gethostname().split(".")[0] or "box",
-                         pattern=r"^[A-Za-z0-9_-]{1,64}$", description="this box's name in topics and on the page")
+    station: str = Field(default_factory=default_station, pattern=r"^[A-Za-z0-9_-]{1,64}$",
+                         description="this box's name in topics and on the page (default: host name + machine id)")
     prefix: str = Field("gamebox", pattern=r"^[A-Za-z0-9_/-]{1,64}$", description="the first part of every topic")
     username: str | None = None
     password: SecretStr | None = Field(None, strict=False, description="never logged; shown as ********")
+    commands: bool = Field(False, description="obey set/ commands; needs username and password, the broker's ACL says who sends them")
     tls: bool = False
     ca_file: Path | None = Field(None, strict=False, description="the broker's CA certificate (default: the system's)")
     cert_file: Path | None = Field(None, strict=False)
     key_file: Path | None = Field(None, strict=False)
     queue: int = Field(200, ge=10, le=10000, description="messages kept while the broker is away; the oldest go first")
-    health_every: float = Field(60.0, ge=1.0, description="seconds between two health messages")
+    health_every: float = Field(3.0, ge=1.0, le=30.0, description="seconds between two health messages: the page's heartbeat")
     homeassistant: bool = Field(False, description="announce the box to Home Assistant (MQTT discovery)")
     discovery_prefix: str = Field("homeassistant", pattern=r"^[A-Za-z0-9_/-]{1,64}$")
+
+    @model_validator(mode="after")
+    def _commands_need_an_account(self) -> "NetworkConfig":
+        if self.commands and not (self.username and self.password):
+            raise ValueError("commands = true needs username and password: the box's own account on a broker "
+                             "whose ACL lets only the teacher send commands (gamebox classroom broker-config)")
+        if self.station == "all":
+            raise ValueError('station "all" addresses every station: choose another name')
+        return self
 
 
 class KioskConfig(BaseModel):

@@ -5,26 +5,30 @@ One asyncio process: an MQTT client that listens to ``<prefix>/+/state``,
 asyncio streams, no framework, no build step) that serves one page, pushes
 each change to it as a server-sent event, takes commands and exports the
 statistics as CSV. It listens on localhost unless told otherwise; on the
-network a PIN is required for commands.
+network a PIN opens the page (:mod:`controller.station.pageguard` keeps the locks).
 """
 
 from __future__ import annotations
 
 import asyncio
 import csv
-import hmac
+import html
 import io
 import json
 import logging
+import math
 import re
 import secrets
+import ssl
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from controller.config import NetworkConfig
+from controller.station.checks import Bad, checked
 from controller.station.commands import Refused, parse
+from controller.station.pageguard import SESSION_COOKIE, Guard, check_pin, made_up_pin
 from controller.station.topics import ALL, split
 
 log = logging.getLogger("gamebox.classroom")
@@ -32,16 +36,33 @@ log = logging.getLogger("gamebox.classroom")
 PAGE = Path(__file__).with_name("page.html")
 LEAVES = ("state", "online", "health", "events")
 MAX_REQUEST = 16 * 1024
+MAX_CONNECTIONS = 64  # at once, live streams included
+REQUEST_SECONDS = 10.0  # to send a whole request, head and body
+STALLED_SECONDS = 30.0  # a browser that reads nothing this long is let go
 KEEPALIVE = 15.0  # seconds between two SSE comments, so proxies and tablets keep the stream open
 STATION = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
+MAX_STATIONS = 60  # shown on the page; more are counted, not shown
+MAX_IGNORED = 10_000
+MAX_COUNTED = 5_000  # finished games remembered per station, so a game is counted once
+STREAM_BACKLOG = 1000  # updates waiting for one browser; past it its stream is closed and it reconnects
+HEARTBEAT_MISSES = 2.5  # health periods without a word before a station shows offline
+BAD_LOG_EVERY = 60.0  # seconds between two log lines about dropped payloads
+
+
+class NoStation(Refused):
+    """A command for a station the page has never seen."""
+
+
+class Unavailable(Refused):
+    """A command nobody can take now: the station is offline, or the broker is."""
 
 
 @dataclass
 class Stats:
     """Games a station finished while the page watched it (or as its retained state showed)."""
 
-    counted: set[int] = field(default_factory=set)
-    per_game: dict[str, list[float]] = field(default_factory=dict)  # game -> lengths in seconds
+    counted: dict[int, None] = field(default_factory=dict)  # game ids, oldest first (bounded)
+    per_game: dict[str, list[float]] = field(default_factory=dict)  # game -> [games, seconds in all]
 
     def saw_game(self, state: dict[str, Any]) -> bool:
         """A state or a ``game_over`` event; a finished game is counted once, however often it is seen."""
@@ -49,48 +70,109 @@ class Stats:
         over = state.get("mode") == "over" or state.get("kind") == "game_over"
         if not over or game_id is None or game_id in self.counted:
             return False
-        self.counted.add(game_id)
+        self.counted[game_id] = None
+        if len(self.counted) > MAX_COUNTED:
+            del self.counted[next(iter(self.counted))]
         started, at = state.get("started_at"), state.get("at")
         length = max(0.0, at - started) if isinstance(started, (int, float)) and isinstance(at, (int, float)) else 0.0
-        self.per_game.setdefault(state.get("game") or "?", []).append(length)
+        tally = self.per_game.setdefault(state.get("game") or "?", [0, 0.0])
+        tally[0] += 1
+        tally[1] += length
         return True
 
     def as_dict(self) -> dict[str, Any]:
-        lengths = [x for xs in self.per_game.values() for x in xs]
+        games = sum(n for n, _ in self.per_game.values())
         return {
-            "games": len(lengths),
-            "per_game": {g: len(xs) for g, xs in sorted(self.per_game.items())},
-            "average_seconds": round(sum(lengths) / len(lengths), 1) if lengths else None,
+            "games": games,
+            "per_game": {g: n for g, (n, _) in sorted(self.per_game.items())},
+            "average_seconds": round(sum(t for _, t in self.per_game.values()) / games, 1) if games else None,
         }
 
 
 class Classroom:
-    """What the page shows: each station's newest state, presence, health and event; and the statistics."""
+    """What the page shows: each station's newest state, presence, health and event; and the statistics.
 
-    def __init__(self, prefix: str) -> None:
-        self.prefix = prefix
+    Only checked payloads get in (:mod:`controller.station.checks`); at most
+    ``cap`` stations are shown, and a station that is offline with its
+    retained state cleared is forgotten.
+    """
+
+    def __init__(self, prefix: str, cap: int = MAX_STATIONS, clock: Callable[[], float] = time.monotonic) -> None:
+        self.prefix, self.cap, self.clock = prefix, cap, clock
         self.stations: dict[str, dict[str, Any]] = {}
         self.stats: dict[str, Stats] = {}
         self.listeners: set[asyncio.Queue[str]] = set()
+        self.overflowed: set[asyncio.Queue[str]] = set()  # streams too slow to follow: closed, the browser reconnects
+        self.room_changed = False
+        self.heard: dict[str, float] = {}  # station -> when the page last heard from it (its clock)
+        self.ignored: set[str] = set()  # stations beyond the cap (names kept up to a bound)
+        self.broker = False  # the page's own connection to the broker
+        self.dropped = 0  # bad payloads not yet told in the log
+        self._told_at: float | None = None
 
     def take(self, topic: str, payload: bytes) -> None:
-        """One MQTT message; malformed ones are dropped with a debug line (a page must never fall over)."""
+        """One MQTT message; a bad one is dropped with a rate-limited log line (a page must never fall over)."""
         where = split(self.prefix, topic)
-        if where is None or where[1] not in LEAVES or not STATION.match(where[0]) or where[0] == ALL:
+        if where is None or where[1] not in LEAVES:
             return
         station, leaf = where
+        if not STATION.match(station) or station == ALL:
+            self._bad(topic[:100], "not a station name")
+            return
+        entry = self.stations.get(station)
+        if entry is None and len(self.stations) >= self.cap:  # not even read: a flood of names costs little
+            if payload and len(self.ignored) < MAX_IGNORED and station not in self.ignored:
+                self.ignored.add(station)
+                self.room_changed = True  # told by the page's tick, not once per name of a flood
+            return
         try:
-            value = json.loads(payload) if payload else None
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            log.debug("not JSON on %s", topic)
+            value = checked(leaf, payload)
+        except Bad as exc:
+            self._bad(topic, str(exc))
             return
-        if value is not None and not isinstance(value, dict):
-            return
-        entry = self.stations.setdefault(station, {"station": station})
+        if entry is None:
+            if value is None:
+                return
+            entry = self.stations[station] = {"station": station}
+        if leaf == "online":
+            entry["duplicate"] = _two_boxes(entry.get("online"), value) or (entry.get("duplicate", False) and bool(value)
+                                                                               and value.get("online") is True)
+        heartbeat_only = leaf == "health" and not entry.get("silent") and _steady(entry.get("health")) == _steady(value)
         entry["last_event" if leaf == "events" else leaf] = value
+        self.heard[station] = self.clock()
+        entry["silent"] = False
+        if heartbeat_only:  # nothing a browser would show changed: not sent to it (10 a second in a classroom of 30)
+            return
+        if not entry.get("state") and not (entry.get("online") or {}).get("online"):
+            if leaf in ("state", "online") and value is None:  # cleared and offline: the station is gone
+                del self.stations[station]
+                self.stats.pop(station, None)
+                self.heard.pop(station, None)
+                self._send(json.dumps({"station": station, "gone": True}))
+                return
         if value and (leaf == "state" or (leaf == "events" and value.get("kind") == "game_over")):
             self.stats.setdefault(station, Stats()).saw_game(value)
         self.push(station)
+
+    def check_heartbeats(self) -> None:
+        """A station that said it was online but sent no health for HEARTBEAT_MISSES of its periods is shown silent:
+        the power went, and the broker has not noticed yet."""
+        now = self.clock()
+        for name, entry in self.stations.items():
+            every = (entry.get("health") or {}).get("every")
+            if not every or entry.get("silent") or not (entry.get("online") or {}).get("online"):
+                continue
+            if now - self.heard.get(name, now) > HEARTBEAT_MISSES * every:
+                entry["silent"] = True
+                self.push(name)
+
+    def _bad(self, topic: str, why: str) -> None:
+        """One log line for the first bad payload, then at most one a minute with how many were dropped."""
+        self.dropped += 1
+        now = self.clock()
+        if self._told_at is None or now - self._told_at >= BAD_LOG_EVERY:
+            log.warning("dropped %d bad message(s) from the broker; the last on %s: %s", self.dropped, topic, why)
+            self.dropped, self._told_at = 0, now
 
     def view(self, station: str) -> dict[str, Any]:
         entry = dict(self.stations[station])
@@ -101,11 +183,24 @@ class Classroom:
     def everything(self) -> list[dict[str, Any]]:
         return [self.view(name) for name in sorted(self.stations)]
 
+    def room(self) -> dict[str, Any]:
+        """What the page says above the stations: the broker's reachability and the stations not shown."""
+        return {"broker": self.broker, "ignored": len(self.ignored), "cap": self.cap}
+
+    def push_room(self) -> None:
+        self.room_changed = False
+        self._send(json.dumps(self.room()), "room")
+
     def push(self, station: str) -> None:
-        data = json.dumps(self.view(station), separators=(",", ":"))
+        self._send(json.dumps(self.view(station), separators=(",", ":")))
+
+    def _send(self, data: str, event: str = "") -> None:
+        message = (f"event: {event}\n" if event else "") + f"data: {data}\n\n"
         for queue in self.listeners:
-            if queue.qsize() < 1000:  # a stalled tablet is not allowed to eat the laptop's memory
-                queue.put_nowait(data)
+            try:
+                queue.put_nowait(message)
+            except asyncio.QueueFull:  # a stalled tablet may not eat the laptop's memory, nor miss an update
+                self.overflowed.add(queue)
 
     def csv(self) -> str:
         out = io.StringIO()
@@ -115,19 +210,42 @@ class Classroom:
             stats = self.stats.get(name, Stats())
             overall = stats.as_dict()
             if not stats.per_game:
-                writer.writerow([name, 0, "", 0, ""])
-            for game, lengths in sorted(stats.per_game.items()):
-                writer.writerow([name, overall["games"], game, len(lengths), round(sum(lengths) / len(lengths) / 60, 2)])
+                writer.writerow([_cell(name), 0, "", 0, ""])
+            for game, (n, total) in sorted(stats.per_game.items()):
+                writer.writerow([_cell(name), overall["games"], _cell(game), n, round(total / n / 60, 2)])
         return out.getvalue()
+
+
+def _steady(health: dict[str, Any] | None) -> dict[str, Any] | None:
+    """A health message without what changes at every heartbeat."""
+    return None if health is None else {k: v for k, v in health.items() if k not in ("at", "uptime", "queued", "every")}
+
+
+def _two_boxes(before: dict[str, Any] | None, now: dict[str, Any] | None) -> bool:
+    """Online twice without an offline between, from two runs: two boxes use one station name."""
+    return bool(before and now and before.get("online") and now.get("online") and before.get("boot")
+                and now.get("boot") and before["boot"] != now["boot"])
+
+
+def _cell(text: str) -> str:
+    """A text cell a spreadsheet will not run as a formula (``-1+1``, ``=HYPERLINK(...)``): quoted by a leading '."""
+    return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
 class TeacherPage:
     """The HTTP side and the MQTT side of ``gamebox classroom``."""
 
-    def __init__(self, settings: NetworkConfig, listen: str = "127.0.0.1", port: int = 8080, pin: str | None = None) -> None:
-        self.settings, self.listen, self.port = settings, listen, port
-        self.pin = pin
+    def __init__(self, settings: NetworkConfig, listen: str = "127.0.0.1", port: int = 8080, pin: str | None = None,
+                 names: tuple[str, ...] = (), max_connections: int = MAX_CONNECTIONS,
+                 request_seconds: float = REQUEST_SECONDS, tls: ssl.SSLContext | None = None) -> None:
+        self.settings, self.listen, self.port, self.tls = settings, listen, port, tls
+        self.max_connections, self.request_seconds = max_connections, request_seconds
+        self.pin, self.made_up = check_pin(pin), False
+        if self.pin is None and not is_loopback(listen):
+            self.pin, self.made_up = made_up_pin(), True
+        self.guard = Guard(self.pin, names)
         self.room = Classroom(settings.prefix)
+        self._connections, self._full_told = 0, False
         self.client: Any = None
         self.server: asyncio.AbstractServer | None = None
 
@@ -136,130 +254,226 @@ class TeacherPage:
         return self.pin is not None
 
     async def start(self) -> None:
-        self.server = await asyncio.start_server(self._serve, self.listen, self.port)
+        self.server = await asyncio.start_server(self._serve, self.listen, self.port, ssl=self.tls,
+                                                 ssl_handshake_timeout=self.request_seconds if self.tls else None)
         self.port = self.server.sockets[0].getsockname()[1]
-        self._mqtt_task = asyncio.create_task(self._mqtt())
+        self._tasks = [asyncio.create_task(self._mqtt()), asyncio.create_task(self._tick())]
 
     async def stop(self) -> None:
-        self._mqtt_task.cancel()
+        for task in self._tasks:
+            task.cancel()
         if self.server is not None:
             self.server.close()
-        await asyncio.gather(self._mqtt_task, return_exceptions=True)
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def _tick(self) -> None:
+        """Once a second: silent stations are shown offline, and what changed in bulk (stations ignored) is told."""
+        while True:
+            await asyncio.sleep(1.0)
+            self.room.check_heartbeats()
+            if self.room.room_changed:
+                self.room.push_room()
 
     # -- MQTT -------------------------------------------------------------------------------
     async def _mqtt(self) -> None:
         import aiomqtt
 
-        from controller.station.link import RETRY_FIRST, RETRY_MOST
+        from controller.station.link import RETRY_FIRST, RETRY_MOST, tls_parameters
 
         s, delay, said = self.settings, RETRY_FIRST, False
         while True:
             try:
-                tls = aiomqtt.TLSParameters(ca_certs=str(s.ca_file) if s.ca_file else None) if s.tls else None
+                tls = tls_parameters(aiomqtt, s)
                 async with aiomqtt.Client(s.broker, s.port, username=s.username, tls_params=tls,
                                           password=s.password.get_secret_value() if s.password else None) as client:
                     for leaf in LEAVES:
                         await client.subscribe(f"{s.prefix}/+/{leaf}", qos=1)
                     self.client, delay, said = client, RETRY_FIRST, False
+                    self.room.broker = True
+                    self.room.push_room()
                     log.info("listening to the stations on %s:%d", s.broker, s.port)
                     async for message in client.messages:
                         payload = message.payload if isinstance(message.payload, bytes) else str(message.payload).encode()
                         self.room.take(str(message.topic), payload)
             except aiomqtt.MqttError as exc:
                 self.client = None
+                if self.room.broker or not said:
+                    self.room.broker = False
+                    self.room.push_room()
                 (log.debug if said else log.warning)("broker %s:%d: %s; trying again", s.broker, s.port, exc)
                 said = True
             await asyncio.sleep(delay)
             delay = min(delay * 2, RETRY_MOST)
 
-    async def command(self, station: str, name: str, value: Any) -> None:
-        """Check a command as the box would, then send it; :class:`Refused` with the reason otherwise."""
-        if station != ALL and not STATION.match(station):
-            raise Refused(f"no station {station!r}")
-        payload = b"" if value is None else (value if isinstance(value, str) else json.dumps(value)).encode()
-        parse(name, payload)
+    async def command(self, station: str, name: str, value: Any) -> dict[str, Any]:
+        """Check a command as the box would, then send it with an id the box echoes; :class:`Refused` otherwise."""
+        if station != ALL:
+            entry = self.room.stations.get(station)
+            if entry is None:
+                raise NoStation("no such station")
+            if not is_online(entry):
+                raise Unavailable(f"{station} is offline")
+        else:
+            online = sorted(n for n, e in self.room.stations.items() if is_online(e))
+            if not online:
+                raise Unavailable("no station is online")
+        parse(name, b"" if value is None else json.dumps(value).encode())
         if self.client is None:
-            raise Refused("the broker is not reachable")
+            raise Unavailable("broker unreachable")
+        command_id = secrets.token_hex(6)
+        payload = json.dumps({"id": command_id, "value": value}).encode()
         await self.client.publish(f"{self.settings.prefix}/{station}/set/{name}", payload, qos=1)
+        return {"id": command_id, "stations": online if station == ALL else [station]}
 
     # -- HTTP -------------------------------------------------------------------------------
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        """One request per connection, read whole within ``request_seconds``; at most ``max_connections`` at once."""
+        if self._connections >= self.max_connections:
+            if not self._full_told:
+                log.warning("%d connections open: more are turned away until some close", self._connections)
+                self._full_told = True
+            writer.close()
+            return
+        self._connections += 1
         try:
-            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 10)
-            if len(head) > MAX_REQUEST:
-                raise ValueError("request too large")
-            request, *header_lines = head.decode("latin-1").split("\r\n")
-            method, path, _ = request.split(" ", 2)
-            headers = {k.strip().lower(): v.strip() for k, _, v in (h.partition(":") for h in header_lines if h)}
-            length = int(headers.get("content-length", "0"))
-            if length > MAX_REQUEST:
-                raise ValueError("body too large")
-            body = await reader.readexactly(length) if length else b""
-            await self._route(method, path.split("?")[0], headers, body, writer)
+            try:
+                method, path, headers, body = await asyncio.wait_for(_read_request(reader), self.request_seconds)
+            except ValueError as exc:
+                await _reply(writer, 400, "text/plain", str(exc).encode())
+                return
+            peer = writer.get_extra_info("peername")
+            await self._route(method, path.split("?")[0], headers, body, writer, str(peer[0]) if peer else "?")
         except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, asyncio.TimeoutError, ConnectionError):
             pass
-        except ValueError as exc:
-            await _reply(writer, 400, "text/plain", str(exc).encode())
         finally:
+            self._connections -= 1
+            if self._connections < self.max_connections:
+                self._full_told = False
             writer.close()
 
-    async def _route(self, method: str, path: str, headers: dict[str, str], body: bytes, writer: asyncio.StreamWriter) -> None:
+    async def _route(self, method: str, path: str, headers: dict[str, str], body: bytes,
+                     writer: asyncio.StreamWriter, client: str) -> None:
+        guard, host = self.guard, headers.get("host")
+        if not guard.host_ok(host):
+            await _reply(writer, 421, "text/plain", b"this page answers only to its own address")
+            return
+        own_page = guard.origin_ok(headers.get("origin"), host) and guard.token_ok(headers.get("x-token"))
+        if method == "POST" and not own_page:
+            await _json(writer, 403, {"error": "only the page itself can do that: reload it"})
+            return
+        cookies = _cookies(headers.get("cookie", ""))
         if method == "GET" and path == "/":
-            await _reply(writer, 200, "text/html; charset=utf-8", PAGE.read_bytes())
+            await _reply(writer, 200, "text/html; charset=utf-8", self._page())
+        elif method == "POST" and path == "/login":
+            await self._login(client, body, writer)
+        elif path in ("/stream", "/stats.csv", "/command", "/session") and not guard.has_session(cookies):
+            await _json(writer, 403, {"error": "PIN needed"})
+        elif method == "GET" and path == "/session":
+            await _json(writer, 200, {"ok": True})
         elif method == "GET" and path == "/stream":
             await self._stream(writer)
         elif method == "GET" and path == "/stats.csv":
             await _reply(writer, 200, "text/csv; charset=utf-8", self.room.csv().encode(),
                          extra="Content-Disposition: attachment; filename=classroom-stats.csv\r\n")
         elif method == "POST" and path == "/command":
-            await self._command(headers, body, writer)
+            await self._command(body, writer)
         else:
             await _reply(writer, 404, "text/plain", b"not found")
 
-    async def _command(self, headers: dict[str, str], body: bytes, writer: asyncio.StreamWriter) -> None:
-        if self.pin is not None and not hmac.compare_digest(headers.get("x-pin", "").encode(), self.pin.encode()):
-            log.warning("command refused: wrong or missing PIN")
-            await _reply(writer, 403, "application/json", b'{"error": "wrong PIN"}')
+    def _page(self) -> bytes:
+        settings = json.dumps({"token": self.guard.token, "pin": self.needs_pin})
+        return PAGE.read_bytes().replace(b"{{SETTINGS}}", html.escape(settings).encode())
+
+    async def _login(self, client: str, body: bytes, writer: asyncio.StreamWriter) -> None:
+        if self.pin is None:
+            await _json(writer, 200, {"ok": True})
             return
+        wait = self.guard.wait_left(client)
+        if wait > 0:
+            await _json(writer, 429, {"error": f"wait {math.ceil(wait)} s before the next try"})
+            return
+        try:
+            pin = json.loads(body).get("pin")
+        except (ValueError, AttributeError):
+            pin = None
+        session = self.guard.login(client, pin) if isinstance(pin, str) else None
+        if session is None:
+            await _json(writer, 403, {"error": "wrong PIN"})
+            return
+        await _json(writer, 200, {"ok": True},
+                    extra=f"Set-Cookie: {SESSION_COOKIE}={session}; HttpOnly; SameSite=Strict; Path=/"
+                          f"{'; Secure' if self.tls else ''}\r\n")
+
+    async def _command(self, body: bytes, writer: asyncio.StreamWriter) -> None:
         try:
             request = json.loads(body)
             if not isinstance(request, dict):
                 raise ValueError
-            await self.command(str(request.get("station")), str(request.get("command")), request.get("value"))
+            sent = await self.command(str(request.get("station")), str(request.get("command")), request.get("value"))
         except (ValueError, Refused) as exc:
             reason = str(exc) or "a JSON object {station, command, value} is expected"
-            log.warning("command refused: %s", reason)
-            await _reply(writer, 400, "application/json", json.dumps({"error": reason}).encode())
+            status = 404 if isinstance(exc, NoStation) else 409 if isinstance(exc, Unavailable) else 400
+            await _json(writer, status, {"error": reason})
             return
-        await _reply(writer, 200, "application/json", b'{"ok": true}')
+        await _json(writer, 200, sent)
 
     async def _stream(self, writer: asyncio.StreamWriter) -> None:
         writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
                      b"Connection: keep-alive\r\n\r\n")
-        settings = {"pin": self.needs_pin, "prefix": self.settings.prefix}
-        writer.write(f"event: hello\ndata: {json.dumps(settings)}\n\n".encode())
+        writer.write(f"event: room\ndata: {json.dumps(self.room.room())}\n\n".encode())
         for entry in self.room.everything():
             writer.write(f"data: {json.dumps(entry, separators=(',', ':'))}\n\n".encode())
-        await writer.drain()
-        queue: asyncio.Queue[str] = asyncio.Queue()
+        await asyncio.wait_for(writer.drain(), STALLED_SECONDS)
+        queue: asyncio.Queue[str] = asyncio.Queue(STREAM_BACKLOG)
         self.room.listeners.add(queue)
         try:
-            while True:
+            while queue not in self.room.overflowed:
                 try:
-                    data = await asyncio.wait_for(queue.get(), KEEPALIVE)
-                    writer.write(f"data: {data}\n\n".encode())
+                    writer.write((await asyncio.wait_for(queue.get(), KEEPALIVE)).encode())
                 except asyncio.TimeoutError:
                     writer.write(b": still here\n\n")
-                await writer.drain()
+                await asyncio.wait_for(writer.drain(), STALLED_SECONDS)  # a browser that stopped reading is let go
         finally:
             self.room.listeners.discard(queue)
+            self.room.overflowed.discard(queue)
+
+
+async def _read_request(reader: asyncio.StreamReader) -> tuple[str, str, dict[str, str], bytes]:
+    head = await reader.readuntil(b"\r\n\r\n")
+    if len(head) > MAX_REQUEST:
+        raise ValueError("request too large")
+    request, *header_lines = head.decode("latin-1").split("\r\n")
+    try:
+        method, path, _ = request.split(" ", 2)
+        length = int(dict((k.strip().lower(), v) for k, _, v in (h.partition(":") for h in header_lines if h))
+                     .get("content-length", "0"))
+    except ValueError:
+        raise ValueError("not an HTTP request") from None
+    headers = {k.strip().lower(): v.strip() for k, _, v in (h.partition(":") for h in header_lines if h)}
+    if not 0 <= length <= MAX_REQUEST:
+        raise ValueError("body too large")
+    return method, path, headers, await reader.readexactly(length) if length else b""
+
+
+def _cookies(header: str) -> dict[str, str]:
+    return {k.strip(): v.strip() for k, _, v in (part.partition("=") for part in header.split(";")) if k.strip()}
+
+
+async def _json(writer: asyncio.StreamWriter, status: int, value: Any, extra: str = "") -> None:
+    await _reply(writer, status, "application/json", json.dumps(value).encode(), extra)
 
 
 async def _reply(writer: asyncio.StreamWriter, status: int, kind: str, body: bytes, extra: str = "") -> None:
-    reason = {200: "OK", 400: "Bad Request", 403: "Forbidden", 404: "Not Found"}[status]
+    reason = {200: "OK", 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 409: "Conflict",
+              421: "Misdirected Request", 429: "Too Many Requests"}[status]
     writer.write(f"HTTP/1.1 {status} {reason}\r\nContent-Type: {kind}\r\nContent-Length: {len(body)}\r\n"
                  f"Cache-Control: no-store\r\n{extra}Connection: close\r\n\r\n".encode() + body)
-    await writer.drain()
+    await asyncio.wait_for(writer.drain(), STALLED_SECONDS)
+
+
+def is_online(entry: dict[str, Any]) -> bool:
+    """The station said it is online, and its heartbeat has not gone silent since."""
+    return bool((entry.get("online") or {}).get("online")) and not entry.get("silent")
 
 
 def is_loopback(host: str) -> bool:
@@ -268,19 +482,26 @@ def is_loopback(host: str) -> bool:
 
 async def serve(page: TeacherPage, out: Any = print) -> None:
     await page.start()
-    out(f"the teacher's page: http://{page.listen if not page.listen.startswith('0') else 'THIS-COMPUTER'}:{page.port}/")
-    if page.pin is not None:
-        out(f"PIN for the buttons: {page.pin}")
+    scheme = "https" if page.tls else "http"
+    out(f"the teacher's page: {scheme}://{page.listen if not page.listen.startswith('0') else 'THIS-COMPUTER'}:{page.port}/")
+    if page.made_up:
+        out(f"PIN for the page: {page.pin}")
     await asyncio.Event().wait()
 
 
-def run_classroom(settings: NetworkConfig, listen: str, port: int, pin: str | None) -> int:
-    """The ``gamebox classroom`` command: a PIN is required (made up if not given) when listening beyond localhost."""
+def https(cert: Path, key: Path) -> ssl.SSLContext:
+    """The page's TLS from a certificate and its key (PEM); OSError or ssl.SSLError when they do not load."""
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert, key)
+    return context
+
+
+def run_classroom(settings: NetworkConfig, listen: str, port: int, pin: str | None, names: tuple[str, ...] = (),
+                  tls: ssl.SSLContext | None = None) -> int:
+    """The ``gamebox classroom`` command: a PIN is required (made up and printed if not given) beyond localhost."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
-    if pin is None and not is_loopback(listen):
-        pin = f"{secrets.randbelow(10**6):06d}"
     try:
-        asyncio.run(serve(TeacherPage(settings, listen, port, pin)))
+        asyncio.run(serve(TeacherPage(settings, listen, port, pin, names, tls=tls)))
     except KeyboardInterrupt:
         pass
     return 0

@@ -9,6 +9,7 @@ a game's options, so the rules never change mid-game.
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass
 from typing import Any
 
@@ -18,6 +19,7 @@ from controller.station.topics import COMMANDS
 
 VOLUME_STEP = 0.1
 MAX_PAYLOAD = 512  # bytes: a command is a word or a tiny object
+ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
 
 
 class Refused(ValueError):
@@ -46,11 +48,29 @@ def _decode(payload: bytes) -> Any:
         return text
 
 
+def command_id(payload: bytes) -> str | None:
+    """The id the sender gave (``{"id": ..., "value": ...}``), echoed in the box's answer; None without one."""
+    try:
+        value = _decode(payload)
+    except Refused:
+        return None
+    if isinstance(value, dict) and isinstance(value.get("id"), str) and ID.match(value["id"]):
+        return value["id"]
+    return None
+
+
+def _unwrap(value: Any) -> Any:
+    """``{"id": ..., "value": V}`` (the teacher's page) as V; anything else as it is."""
+    if isinstance(value, dict) and "id" in value and set(value) <= {"id", "value"}:
+        return value.get("value")
+    return value
+
+
 def parse(name: str, payload: bytes) -> Command:
     """One command from its topic leaf and payload; :class:`Refused` when it is not one the box knows."""
     if name not in COMMANDS:
         raise Refused(f"no command {name!r} (commands: {', '.join(COMMANDS)})")
-    value = _decode(payload)
+    value = _unwrap(_decode(payload))
     if name == "volume":
         if value in ("up", "down"):
             return Command(name, value)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import secrets
 import time
 from contextlib import suppress
 from dataclasses import dataclass, field
@@ -22,7 +23,7 @@ from controller.box.box import Box
 from controller.config import NetworkConfig
 from controller.games import engine_class
 from controller.stage.lights.colors import SEAT_COLOR_NAMES
-from controller.station.commands import VOLUME_STEP, Command, Refused, parse
+from controller.station.commands import VOLUME_STEP, Command, Refused, command_id, parse
 from controller.station.discovery import discovery_messages, discovery_topics
 from controller.station.outbox import Outbox
 from controller.station.topics import STATE_FIELDS, Topics, encode
@@ -31,8 +32,32 @@ from hardware.events import DeviceFault, DeviceRecovered
 log = logging.getLogger("gamebox.station")
 
 RETRY_FIRST, RETRY_MOST = 0.25, 4.0  # seconds between two connection attempts
-KEEPALIVE = 15  # seconds: a box that lost its power shows offline after about 1.5 times this
+KEEPALIVE = 5  # seconds: the broker says a box that lost its power is offline (its last will) after 1.5 times this
 GOODBYE = 1.0  # seconds allowed at shutdown to say "offline" and send what waits
+REFUSALS, REFUSALS_EVERY = 10, 10.0  # refusals told (log line and event) at most per so many seconds
+
+
+class Budget:
+    """At most ``most`` things per ``every`` seconds; the rest are counted, told in one line with the heartbeat."""
+
+    def __init__(self, most: int, every: float, clock: Callable[[], float] = time.monotonic) -> None:
+        self.most, self.every, self.clock = most, every, clock
+        self.start, self.used, self.skipped = clock(), 0, 0
+
+    def allow(self) -> bool:
+        now = self.clock()
+        if now - self.start >= self.every:
+            self.start, self.used = now, 0
+        if self.used < self.most:
+            self.used += 1
+            return True
+        self.skipped += 1
+        return False
+
+    def take_skipped(self) -> int:
+        """How many were skipped since the last call."""
+        skipped, self.skipped = self.skipped, 0
+        return skipped
 
 
 @dataclass(frozen=True, slots=True)
@@ -62,6 +87,8 @@ class StationLink:
         self._tally: dict[str, Any] = {}
         self._state_soon = False
         self._sending = False
+        self._refusals = Budget(REFUSALS, REFUSALS_EVERY)
+        self.boot = secrets.token_hex(4)  # this run of this box: two boxes with one name are told apart by it
         self._loop = asyncio.get_running_loop()
         box.listeners.append(self._accepted)
         self._announce()
@@ -110,13 +137,13 @@ class StationLink:
         self.outbox.event(self.topics.events, {
             "station": self.topics.station, "at": self.wall(), "kind": "action", "seq": self.box.seq - 1,
             "game_id": self.box.game_id, "action": action, "events": list(getattr(outcome, "events", [])),
-        })
+        }, table=True)
         engine = self.box.engine
         if engine is not None and engine.over:  # a message of its own: the retained state may have moved on when it is sent
             snap = self.box.snapshot()
             self.outbox.event(self.topics.events, {
                 "station": self.topics.station, "at": self.wall(), "kind": "game_over", "game_id": self.box.game_id,
-                "game": engine.game, "winners": snap["winners"], "started_at": snap["started_at"]})
+                "game": engine.game, "winners": snap["winners"], "started_at": snap["started_at"]}, table=True)
 
     def _publish_state(self) -> None:
         self._state_soon = False
@@ -147,7 +174,7 @@ class StationLink:
         return self._tally
 
     def _online(self, online: bool) -> dict[str, Any]:
-        return {"station": self.topics.station, "at": self.wall(), "online": online}
+        return {"station": self.topics.station, "at": self.wall(), "online": online, "boot": self.boot}
 
     def _health(self) -> None:
         devices = {}
@@ -157,7 +184,7 @@ class StationLink:
         self.outbox.retain(self.topics.health, encode({
             "station": self.topics.station, "at": self.wall(), "profile": profile, "devices": devices,
             "faults": dict(self.faults), "uptime": round(self.wall() - self._started, 1),
-            "queued": len(self.outbox), "dropped": self.outbox.dropped,
+            "queued": len(self.outbox), "dropped": self.outbox.dropped, "every": self.settings.health_every,
         }))
 
     def _announce(self) -> None:
@@ -179,13 +206,23 @@ class StationLink:
             command = parse(message.name, message.payload)
             self._carry_out(command)
         except Refused as exc:
-            log.warning("refused command on %s: %s", message.topic, exc)
-            self.outbox.event(self.topics.events, {"station": self.topics.station, "at": self.wall(), "kind": "refused",
-                                                   "command": message.name, "reason": str(exc)})
+            self._refuse(message, exc)
             return
         log.info("command %s %s", command.name, "" if command.value is None else command.value)
-        self.outbox.event(self.topics.events, {"station": self.topics.station, "at": self.wall(), "kind": "command",
-                                               "command": command.name})
+        self.outbox.event(self.topics.events, {**self._answer(message), "kind": "command"})
+
+    def _answer(self, message: StationCommand) -> dict[str, Any]:
+        answer = {"station": self.topics.station, "at": self.wall(), "command": message.name[:32]}
+        cid = command_id(message.payload)
+        if cid is not None:
+            answer["id"] = cid  # the teacher's page waits for it to say "done" or "refused"
+        return answer
+
+    def _refuse(self, message: StationCommand, exc: Refused) -> None:
+        """One log line and one ``refused`` event, at most REFUSALS per REFUSALS_EVERY seconds (the rest are counted)."""
+        if self._refusals.allow():
+            log.warning("refused command on %s: %s", message.topic, exc)
+            self.outbox.event(self.topics.events, {**self._answer(message), "kind": "refused", "reason": str(exc)})
 
     def _carry_out(self, command: Command) -> None:
         box, engine = self.box, self.box.engine
@@ -220,12 +257,14 @@ class StationLink:
         while True:
             try:
                 async with self._client(aiomqtt) as client:
-                    for topic in self.topics.commands():
-                        await client.subscribe(topic, qos=1)
+                    if self.settings.commands:
+                        for topic in self.topics.commands():
+                            await client.subscribe(topic, qos=1)
                     self.outbox.retain(self.topics.online, encode(self._online(True)))
                     self._publish_state()
                     self.outbox.resend_retained()
-                    log.info("station %s on the broker %s:%d", self.topics.station, self.settings.broker, self.settings.port)
+                    log.info("station %s on the broker %s:%d; %s", self.topics.station, self.settings.broker,
+                             self.settings.port, commands_line(self.settings))
                     self.connected.set()
                     delay, said = RETRY_FIRST, False
                     await _first_failure(self._send(client), self._receive(client), self._heartbeat())
@@ -239,14 +278,10 @@ class StationLink:
 
     def _client(self, aiomqtt: Any) -> Any:
         s = self.settings
-        tls = None
-        if s.tls:
-            tls = aiomqtt.TLSParameters(ca_certs=str(s.ca_file) if s.ca_file else None,
-                                        certfile=str(s.cert_file) if s.cert_file else None,
-                                        keyfile=str(s.key_file) if s.key_file else None)
         return aiomqtt.Client(
-            s.broker, s.port, identifier=f"gamebox-{s.station}", keepalive=KEEPALIVE,
-            username=s.username, password=s.password.get_secret_value() if s.password else None, tls_params=tls,
+            s.broker, s.port, identifier=f"gamebox-{s.station}-{self.boot}", keepalive=KEEPALIVE,
+            tls_params=tls_parameters(aiomqtt, s),
+            username=s.username, password=s.password.get_secret_value() if s.password else None,
             will=aiomqtt.Will(self.topics.online, encode(self._online(False)), qos=1, retain=True),
         )
 
@@ -269,22 +304,46 @@ class StationLink:
     async def _receive(self, client: Any) -> None:
         async for message in client.messages:
             name = self.topics.command(str(message.topic))
-            if name is None:
-                continue
-            if message.retain:  # a stale command kept by the broker must not run at every reconnection
-                log.warning("refused retained command on %s", message.topic)
+            if name is None or not self.settings.commands:
                 continue
             payload = message.payload if isinstance(message.payload, bytes) else str(message.payload or "").encode()
-            self.post(StationCommand(name, payload, str(message.topic), at=self.wall()))
+            command = StationCommand(name, payload, str(message.topic), at=self.wall())
+            try:
+                if message.retain:  # a stale command kept by the broker must not run at every reconnection
+                    raise Refused("a retained command is never carried out")
+                parse(name, payload)  # malformed ones are answered here, and never queue before a tap
+            except Refused as exc:
+                self._refuse(command, exc)
+                continue
+            self.post(command)
 
     async def _heartbeat(self) -> None:
         while True:
             self._health()
+            skipped = self._refusals.take_skipped()
+            if skipped:
+                log.warning("%d more commands refused, not each told", skipped)
             await asyncio.sleep(self.settings.health_every)
 
     async def _drained(self) -> None:
         while len(self.outbox) or self._sending:
             await asyncio.sleep(0.01)
+
+
+def tls_parameters(aiomqtt: Any, s: NetworkConfig) -> Any:
+    """TLS for a box and for the teacher's page alike: the CA, and the client certificate when one is named."""
+    if not s.tls:
+        return None
+    return aiomqtt.TLSParameters(ca_certs=str(s.ca_file) if s.ca_file else None,
+                                 certfile=str(s.cert_file) if s.cert_file else None,
+                                 keyfile=str(s.key_file) if s.key_file else None)
+
+
+def commands_line(settings: NetworkConfig) -> str:
+    """Whether the box obeys commands, in words: for its log and ``gamebox doctor``."""
+    if settings.commands:
+        return f"obeys commands (logged in as {settings.username}: the broker's ACL decides who may send them)"
+    return "obeys no commands (publishes only; [network] commands = true with the box's own broker account to allow them)"
 
 
 async def _first_failure(*coroutines: Any) -> None:

@@ -2,8 +2,11 @@
 
 Retained topics (state, health, online, discovery) keep only their newest
 payload and are never dropped: after a reconnection they are sent again,
-so the broker catches up with the box. Events queue in order up to a
-limit; past it the oldest event goes, counted in :attr:`dropped`.
+so the broker catches up with the box. Events queue in order. What happened
+at the table (accepted actions, finished games) has a bound of its own,
+``TABLE_MOST``, far above a day of play, so no flood of command answers can
+push it out; the answers to commands are kept up to ``size``, and past it
+the oldest answer goes. Whatever goes is counted in :attr:`dropped`.
 """
 
 from __future__ import annotations
@@ -14,18 +17,19 @@ from typing import Any
 
 from controller.station.topics import encode
 
-Entry = str | tuple[str, dict[str, Any]]  # a retained topic, or (topic, event)
+Entry = str | tuple[str, dict[str, Any], bool]  # a retained topic, or (topic, event, from the table)
+TABLE_MOST = 50_000  # actions and game ends waiting at most (a game has a few hundred)
 
 
 class Outbox:
-    def __init__(self, size: int) -> None:
-        self.size = size
+    def __init__(self, size: int, table_size: int = TABLE_MOST) -> None:
+        self.size, self.table_size = size, table_size
         self.retained: dict[str, bytes] = {}
         self.dropped = 0
         self.ready = asyncio.Event()
         self._queue: deque[Entry] = deque()
         self._waiting: set[str] = set()  # retained topics in the queue
-        self._events = 0
+        self._waiting_events = [0, 0]  # answers, table events in the queue
 
     def __len__(self) -> int:
         return len(self._queue)
@@ -42,17 +46,17 @@ class Outbox:
         self._queue.append(topic)
         self.ready.set()
 
-    def event(self, topic: str, payload: dict[str, Any]) -> None:
-        """Queue one event (encoded when sent, off the tap's path); the oldest goes when the queue is full."""
-        if self._events >= self.size:
+    def event(self, topic: str, payload: dict[str, Any], table: bool = False) -> None:
+        """Queue one event (encoded when sent, off the tap's path); past its bound the oldest of its kind goes."""
+        if self._waiting_events[table] >= (self.table_size if table else self.size):
             for i, entry in enumerate(self._queue):
-                if not isinstance(entry, str):
+                if not isinstance(entry, str) and entry[2] == table:
                     del self._queue[i]
-                    self._events -= 1
+                    self._waiting_events[table] -= 1
                     self.dropped += 1
                     break
-        self._queue.append((topic, payload))
-        self._events += 1
+        self._queue.append((topic, payload, table))
+        self._waiting_events[table] += 1
         self.ready.set()
 
     def resend_retained(self) -> None:
@@ -73,7 +77,7 @@ class Outbox:
         if isinstance(entry, str):
             self._waiting.discard(entry)
             return entry, entry, self.retained[entry], True
-        self._events -= 1
+        self._waiting_events[entry[2]] -= 1
         return entry, entry[0], encode(entry[1]), False
 
     def put_back(self, entry: Entry) -> None:
@@ -83,6 +87,6 @@ class Outbox:
                 return
             self._waiting.add(entry)
         else:
-            self._events += 1
+            self._waiting_events[entry[2]] += 1
         self._queue.appendleft(entry)
         self.ready.set()

@@ -17,10 +17,10 @@ STATE_FIELDS = (
     "last_roll", "last_round", "last_winner", "games_today",
 )
 EVENT_FIELDS = (
-    "station", "at", "kind", "seq", "game_id", "action", "events", "game", "winners", "started_at", "command", "reason",
+    "station", "at", "kind", "seq", "game_id", "action", "events", "game", "winners", "started_at", "command", "reason", "id",
 )
-ONLINE_FIELDS = ("station", "at", "online")
-HEALTH_FIELDS = ("station", "at", "profile", "devices", "faults", "uptime", "queued", "dropped")
+ONLINE_FIELDS = ("station", "at", "online", "boot")
+HEALTH_FIELDS = ("station", "at", "profile", "devices", "faults", "uptime", "queued", "dropped", "every")
 COMMANDS = ("volume", "language", "new-game", "time-up", "end-session")
 ALL = "all"  # the station name that addresses every station
 

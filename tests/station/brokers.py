@@ -2,14 +2,23 @@
 
 from __future__ import annotations
 
+import getpass
+import html
+import http.client
+import http.cookiejar
 import json
 import os
+import re
 import shutil
 import socket
+import ssl
 import subprocess
 import sys
 import threading
 import time
+import tomllib
+import urllib.error
+import urllib.request
 from pathlib import Path
 from typing import Any, Callable
 
@@ -45,6 +54,8 @@ class Broker:
         self.proc: subprocess.Popen | None = None
 
     def command(self) -> list[str]:
+        if self.kind == "secured":
+            return [shutil.which("mosquitto"), "-c", str(self.folder / "mosquitto.conf")]
         if self.kind == "mosquitto":
             conf = self.folder / "mosquitto.conf"
             conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\npersistence false\n")
@@ -71,10 +82,29 @@ class Broker:
             self.proc = None
 
 
+class SecuredBroker(Broker):
+    """Mosquitto with the configuration ``gamebox classroom broker-config`` writes, for ``stations``; :attr:`accounts`
+    holds each account's ``[network]`` table as the generator wrote it."""
+
+    def __init__(self, folder: Path, stations: list[str], **tls: Any) -> None:
+        from controller.station.brokerconf import write_broker_config
+
+        super().__init__(folder)
+        self.kind = "secured"
+        write_broker_config(folder, stations, broker=self.host, port=self.port, bind=self.host, **tls)
+        with open(folder / "mosquitto.conf", "a") as conf:  # run as the test's user, who owns the password file
+            conf.write(f"user {getpass.getuser()}\npersistence false\n")
+        self.accounts = {toml.stem: tomllib.loads(toml.read_text())["network"] for toml in folder.glob("*.toml")}
+
+    def login(self, name: str) -> tuple[str, str]:
+        return self.accounts[name]["username"], self.accounts[name]["password"]
+
+
 class Watcher:
     """A subscriber on its own thread (paho-mqtt): every message kept, conditions awaited with a bound."""
 
-    def __init__(self, broker: Broker, topic: str = "#") -> None:
+    def __init__(self, broker: Broker, topic: str = "#", login: tuple[str, str] | None = None,
+                 tls: dict[str, str] | None = None) -> None:
         import paho.mqtt.client as mqtt
 
         self.messages: list[tuple[str, bytes, bool]] = []
@@ -83,6 +113,10 @@ class Watcher:
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
         self.client.on_message = self._on_message
         self.client.on_connect = lambda c, *_: c.subscribe(topic, qos=1)
+        if login:
+            self.client.username_pw_set(*login)
+        if tls:
+            self.client.tls_set(**tls)
         self.client.connect(broker.host, broker.port)
         self.client.loop_start()
 
@@ -114,6 +148,8 @@ class Watcher:
         self.client.disconnect()
 
 
+# a box told to obey commands (on the test's open broker any account is let in; see test_broker_locks for the locks)
+OBEYS = {"username": "box", "password": "its-own", "commands": True}
 GAMEBOX = [sys.executable, "-m", "controller.cli"]
 
 
@@ -184,20 +220,64 @@ def game_lines(folder: Path, game: str = "pirates", players: int = 2, seed: int 
 
 
 class TeacherPageProcess:
-    """``gamebox classroom`` as a subprocess on a free port; :attr:`url` once it serves."""
+    """``gamebox classroom`` as a subprocess on a free port; :attr:`url` once it serves. ``pin`` goes in by the environment."""
 
-    def __init__(self, folder: Path, broker: Broker, *extra: str) -> None:
+    def __init__(self, folder: Path, broker: Broker, *extra: str, pin: str | None = None, ca: Path | None = None) -> None:
         self.port = free_port()
         env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
+        env.pop("GAMEBOX_PIN", None)
+        if pin is not None:
+            env["GAMEBOX_PIN"] = pin
         self.log = folder / "classroom.log"
         self.proc = subprocess.Popen(
             [*GAMEBOX, "classroom", "--broker", broker.host, "--broker-port", str(broker.port), "--http-port", str(self.port), *extra],
             stdout=subprocess.PIPE, stderr=open(self.log, "w"), text=True, env=env)
         self.lines: list[str] = []
         threading.Thread(target=lambda: [self.lines.append(line.strip()) for line in self.proc.stdout], daemon=True).start()
-        wait_until(lambda: any(line.startswith("the teacher's page") for line in self.lines), 20, "the teacher's page")
-        self.url = f"http://127.0.0.1:{self.port}/"
+        wait_until(lambda: any(line.startswith("the teacher's page") for line in self.lines) or self.proc.poll() is not None,
+                   20, "the teacher's page")
+        self.url = f"{'https' if ca else 'http'}://127.0.0.1:{self.port}/"
+        self.browser = PageClient(self.url, ca=ca)
+
+    def command(self, station: str, name: str, value: Any = None) -> tuple[int, dict[str, Any]]:
+        """What the page answers a button, pressed on the page itself (status, JSON)."""
+        return self.browser.post("command", {"station": station, "command": name, "value": value})
 
     def stop(self) -> None:
         self.proc.terminate()
         self.proc.wait(10)
+
+
+class PageClient:
+    """The page as a browser of its own origin uses it: its token from its GET, its cookies, its Origin header."""
+
+    def __init__(self, url: str, origin: str | None = None, ca: Path | None = None) -> None:
+        self.url, self.origin = url, origin or url.rstrip("/")
+        context = ssl.create_default_context(cafile=str(ca)) if ca else None
+        self.cookies = http.cookiejar.CookieJar()
+        self.opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(self.cookies),
+                                                  urllib.request.HTTPSHandler(context=context))
+        self.token: str | None = None
+
+    def get(self, path: str, headers: dict[str, str] | None = None) -> tuple[int, bytes]:
+        """(status, body); status 0 when no HTTP answer came at all."""
+        try:
+            with self.opener.open(urllib.request.Request(self.url + path, headers=headers or {}), timeout=5) as response:
+                return response.status, response.read()
+        except urllib.error.HTTPError as exc:
+            return exc.code, exc.read()
+        except (urllib.error.URLError, ConnectionError, http.client.HTTPException):
+            return 0, b""
+
+    def post(self, path: str, body: dict[str, Any], headers: dict[str, str] | None = None) -> tuple[int, dict[str, Any]]:
+        if self.token is None:
+            status, page = self.get("")
+            settings = re.search(rb'<meta name="gamebox" content="([^"]*)"', page)
+            self.token = json.loads(html.unescape(settings.group(1).decode()))["token"] if settings else ""
+        request = urllib.request.Request(self.url + path, json.dumps(body).encode(), {
+            "Content-Type": "application/json", "Origin": self.origin, "X-Token": self.token, **(headers or {})})
+        try:
+            with self.opener.open(request, timeout=5) as response:
+                return response.status, json.loads(response.read())
+        except urllib.error.HTTPError as exc:
+            return exc.code, json.loads(exc.read() or b"{}")

@@ -4,28 +4,18 @@ from __future__ import annotations
 
 import json
 import shutil
-import urllib.error
-import urllib.request
+import signal
+import time
 from pathlib import Path
 
 import pytest
 
 from controller.station.classroom import Classroom
-from tests.station.brokers import Broker, Station, TeacherPageProcess, Watcher, game_lines, wait_until
+from tests.station.brokers import OBEYS, Broker, Station, TeacherPageProcess, Watcher, game_lines, wait_until
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
          "--disable-sync", "--no-first-run"]
-
-
-def post(url: str, body: dict, pin: str | None = None) -> tuple[int, dict]:
-    request = urllib.request.Request(url + "command", json.dumps(body).encode(), {"Content-Type": "application/json",
-                                                                                  **({"X-Pin": pin} if pin else {})})
-    try:
-        with urllib.request.urlopen(request, timeout=5) as response:
-            return response.status, json.loads(response.read())
-    except urllib.error.HTTPError as exc:
-        return exc.code, json.loads(exc.read())
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no Chromium: install Debian's chromium package")
@@ -33,7 +23,7 @@ def test_page_shows_two_stations_live_and_a_button_changes_a_volume(tmp_path: Pa
     from playwright.sync_api import expect, sync_playwright
 
     groups = game_lines(tmp_path / "ref")
-    red, blue = Station(tmp_path / "red", broker, "red"), Station(tmp_path / "blue", broker, "blue")
+    red, blue = Station(tmp_path / "red", broker, "red", **OBEYS), Station(tmp_path / "blue", broker, "blue", **OBEYS)
     page_server = TeacherPageProcess(tmp_path, broker)
     try:
         red.send([line for group in groups[:5] for line in group])
@@ -50,10 +40,17 @@ def test_page_shows_two_stations_live_and_a_button_changes_a_volume(tmp_path: Pa
             expect(red_card).to_have_attribute("data-at", str(watcher.wait_for("gamebox/red/state", lambda s: s.get("actions") == 5)["at"]))
 
             red_card.locator("button.louder").click()
-            expect(red_card).to_have_attribute("data-volume", "0.7", timeout=10_000)  # the box took it, and said so
+            expect(page.locator("#note")).to_have_text("volume: done", timeout=10_000)  # only when the box has answered
+            expect(red_card).to_have_attribute("data-volume", "0.7", timeout=10_000)
             assert watcher.latest("gamebox/red/state")["volume"] == 0.7
             assert watcher.latest("gamebox/blue/state")["volume"] == 0.6
             page.screenshot(path=str(tmp_path / "classroom.png"))
+
+            red_card.locator("button[data-cmd=new-game]").click()  # mid-game: the box refuses, and the page says why
+            expect(page.locator("#note")).to_have_text(
+                "new-game: refused: a game is running: end the session first (a game never changes mid-game)", timeout=10_000)
+            broker.stop()
+            expect(page.locator("#note")).to_have_text("broker unreachable", timeout=10_000)
             browser.close()
         assert (tmp_path / "classroom.png").stat().st_size > 10_000
     finally:
@@ -62,21 +59,37 @@ def test_page_shows_two_stations_live_and_a_button_changes_a_volume(tmp_path: Pa
         blue.stop()
 
 
-def test_commands_need_the_pin_and_bad_ones_are_answered(tmp_path: Path, broker: Broker, watcher: Watcher) -> None:
-    page_server = TeacherPageProcess(tmp_path, broker, "--pin", "4711")
+def test_bad_commands_are_answered_and_good_ones_go_to_the_broker(tmp_path: Path, broker: Broker, watcher: Watcher) -> None:
+    red = Station(tmp_path / "red", broker, "red")
+    page_server = TeacherPageProcess(tmp_path, broker)
     try:
-        assert post(page_server.url, {"station": "all", "command": "volume", "value": 0.2})[0] == 403
-        assert post(page_server.url, {"station": "all", "command": "volume", "value": 0.2}, pin="1234")[0] == 403
-        status, answer = post(page_server.url, {"station": "red", "command": "volume", "value": "loud"}, pin="4711")
+        wait_until(lambda: page_server.command("red", "volume", 0.2)[0] == 200, what="the page to see red online")
+        status, answer = page_server.command("red", "volume", "loud")
         assert status == 400 and "volume must be a number" in answer["error"]
-        status, answer = post(page_server.url, {"station": "red/../x", "command": "volume", "value": 0.2}, pin="4711")
-        assert status == 400
-        wait_until(lambda: post(page_server.url, {"station": "all", "command": "volume", "value": 0.2}, pin="4711")[0] == 200,
-                   what="the page's broker connection")
-        sent = wait_until(lambda: [m for m in watcher.messages if m[0] == "gamebox/all/set/volume"], what="the command on the broker")
-        assert sent[0][1] == b"0.2" and "4711" not in (tmp_path / "classroom.log").read_text()
+        assert page_server.command("red/../x", "volume", 0.2) == (404, {"error": "no such station"})
+        sent = wait_until(lambda: [m for m in watcher.messages if m[0] == "gamebox/red/set/volume"], what="the command on the broker")
+        assert json.loads(sent[0][1])["value"] == 0.2 and len(sent) == 1
+        red.stop()
+        wait_until(lambda: page_server.command("red", "volume", 0.2) == (409, {"error": "red is offline"}), what="red offline")
+        assert page_server.command("all", "volume", 0.2) == (409, {"error": "no station is online"})
     finally:
         page_server.stop()
+        red.stop()
+
+
+def test_a_box_that_loses_its_power_shows_offline_within_ten_seconds(tmp_path: Path, broker: Broker) -> None:
+    red = Station(tmp_path / "red", broker, "red")
+    page_server = TeacherPageProcess(tmp_path, broker)
+    try:
+        wait_until(lambda: page_server.command("red", "volume", 0.5)[0] == 200, what="the page to see red online")
+        red.proc.send_signal(signal.SIGSTOP)  # frozen as by a power cut: no goodbye, its connection not even closed
+        cut = time.monotonic()
+        wait_until(lambda: page_server.command("red", "volume", 0.5) == (409, {"error": "red is offline"}), 20, "red offline")
+        assert time.monotonic() - cut <= 10.0
+    finally:
+        red.proc.send_signal(signal.SIGCONT)
+        page_server.stop()
+        red.stop()
 
 
 def test_statistics_count_each_finished_game_once_and_export_as_csv() -> None:
@@ -95,3 +108,34 @@ def test_statistics_count_each_finished_game_once_and_export_as_csv() -> None:
     lines = room.csv().splitlines()
     assert lines[0] == "station,games,game,games_of_this_game,average_minutes"
     assert lines[1:] == ["blue,0,,0,", "red,2,pirates,1,10.0", "red,2,policecats,1,3.33"]
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_quoted() -> None:
+    room = Classroom("gamebox")
+    over = {"mode": "over", "game": "pirates", "game_id": 1, "started_at": 1000.0, "at": 1600.0}
+    room.take("gamebox/-2-3/state", json.dumps(over).encode())  # a legal station name that a spreadsheet computes
+    room.take("gamebox/red/state", json.dumps(dict(over, game='=HYPERLINK("http://evil.example","x")')).encode())
+    assert room.csv().splitlines()[1:] == ["'-2-3,1,pirates,1,10.0"]
+
+
+def test_two_boxes_with_one_station_name_both_stay_on_and_the_page_says_so(tmp_path: Path, broker: Broker, watcher: Watcher) -> None:
+    first = Station(tmp_path / "first", broker, "red")  # two boxes left with one name
+    watcher.wait_for("gamebox/red/online", lambda m: m["online"])
+    second = Station(tmp_path / "second", broker, "red")
+    try:
+        boots = wait_until(lambda: {m["boot"] for m in watcher.json_on("gamebox/red/online") if m["online"]} if len(
+            {m["boot"] for m in watcher.json_on("gamebox/red/online")}) == 2 else None, what="both boxes online")
+        assert len(boots) == 2
+        for box in (first, second):
+            box.send(["tap control-game-pirates"])  # each box is still connected: its menu choice arrives
+        wait_until(lambda: len([s for s in watcher.json_on("gamebox/red/state") if s["menu"]["game"] == "pirates"]) >= 2,
+                   what="a state from each box")
+        room = Classroom("gamebox")
+        for topic, payload, _ in list(watcher.messages):
+            if topic == "gamebox/red/online":
+                room.take(topic, payload)
+        assert room.stations["red"]["duplicate"] is True  # the page's card says "two boxes are called red"
+    finally:
+        first.stop()
+        second.stop()
+    assert "trying again" not in first.log() + second.log()  # neither pushed the other off the broker

@@ -34,3 +34,15 @@ def test_a_bad_station_name_is_one_clear_line(tmp_path: Path) -> None:
     path.write_text('[network]\nstation = "table 3/+"\n')
     with pytest.raises(ConfigError, match="network.station"):
         load_config(path)
+
+
+def test_the_default_station_name_differs_from_box_to_box(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    import controller.config as config
+
+    monkeypatch.setattr(config.socket, "gethostname", lambda: "raspberrypi")  # every Pi image's name
+    names = set()
+    for machine_id in ("0123456789abcdef0123456789abcdef", "fedcba9876543210fedcba9876543210"):
+        (tmp_path / "machine-id").write_text(machine_id + "\n")
+        monkeypatch.setattr(config, "MACHINE_ID", tmp_path / "machine-id")
+        names.add(load_config(None).network.station)
+    assert names == {"raspberrypi-012345", "raspberrypi-fedcba"}

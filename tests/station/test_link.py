@@ -9,7 +9,7 @@ from __future__ import annotations
 import signal
 from pathlib import Path
 
-from tests.station.brokers import Broker, Station, Watcher, game_lines, wait_until
+from tests.station.brokers import OBEYS, Broker, Station, Watcher, game_lines, wait_until
 
 PREFIX = "gamebox"
 
@@ -47,7 +47,7 @@ def test_two_stations_show_their_games_and_a_killed_box_shows_offline(tmp_path: 
 
 def test_commands_reach_one_station_or_all_and_bad_ones_are_refused(tmp_path: Path, broker: Broker, watcher: Watcher) -> None:
     groups = game_lines(tmp_path / "ref")
-    red, blue = Station(tmp_path / "red", broker, "red"), Station(tmp_path / "blue", broker, "blue")
+    red, blue = Station(tmp_path / "red", broker, "red", **OBEYS), Station(tmp_path / "blue", broker, "blue", **OBEYS)
     try:
         red.send(groups[0])
         watcher.wait_for(topic("red", "state"), lambda s: s["mode"] == "playing")
@@ -109,7 +109,7 @@ def test_broker_away_mid_game_loses_nothing_at_the_table_and_catches_up(tmp_path
 
 def test_time_up_lets_the_game_finish_then_the_box_returns_to_its_menu(tmp_path: Path, broker: Broker, watcher: Watcher) -> None:
     groups = game_lines(tmp_path / "ref")
-    red = Station(tmp_path / "red", broker, "red")
+    red = Station(tmp_path / "red", broker, "red", **OBEYS)
     try:
         red.send([line for group in groups[:3] for line in group])
         watcher.wait_for(topic("red", "state"), lambda s: s.get("actions") == 2)
@@ -123,3 +123,25 @@ def test_time_up_lets_the_game_finish_then_the_box_returns_to_its_menu(tmp_path:
         assert over["game"] == "pirates" and over["winners"] and over["started_at"] <= over["at"]
     finally:
         red.stop()
+
+
+def test_a_flood_of_junk_commands_loses_no_action_and_is_told_in_a_few_lines(tmp_path: Path, broker: Broker, watcher: Watcher) -> None:
+    groups = game_lines(tmp_path / "ref")
+    red = Station(tmp_path / "red", broker, "red", **OBEYS)
+    try:
+        red.send(groups[0])
+        watcher.wait_for(topic("red", "state"), lambda s: s["mode"] == "playing")
+        for n in range(5000):  # junk, as fast as the client sends it, while the game goes on
+            watcher.client.publish(topic("red", "set/volume"), "loud")
+            if n % 500 == 0:
+                red.send(groups[1 + n // 500])
+        watcher.publish(topic("red", "set/volume"), "0.3")  # a good one after the flood still works
+        watcher.wait_for(topic("red", "state"), lambda s: s["volume"] == 0.3, timeout=30)
+        wait_until(lambda: red.accepted() == 10, what="ten actions")
+        events = watcher.wait_for(topic("red", "events"), lambda e: e.get("seq") == 9) and watcher.json_on(topic("red", "events"))
+        assert [e["seq"] for e in events if e["kind"] == "action"] == list(range(10))  # every accepted action, in order
+        assert len([e for e in events if e["kind"] == "refused"]) <= 60  # at most 10 per 10 s, not 5,000
+        wait_until(lambda: "more commands refused, not each told" in red.log(), what="the count of the rest")
+    finally:
+        red.stop()
+    assert red.log().count("refused command") <= 60

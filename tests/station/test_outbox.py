@@ -42,3 +42,14 @@ def test_reconnection_sends_every_retained_message_again_first() -> None:
     box.event("e", {"seq": 1})
     box.resend_retained()
     assert [t for t, _ in drain(box)] == ["online", "s", "e"]
+
+
+def test_a_flood_of_command_answers_never_pushes_out_what_happened_at_the_table() -> None:
+    box = Outbox(size=200)  # issue 20: 20,000 junk commands made 16,230 events go, an accepted action among them
+    for n in range(20_000):
+        box.event("e", {"kind": "refused", "n": n})
+        if n % 2000 == 0:
+            box.event("e", {"kind": "action", "seq": n // 2000}, table=True)
+    sent = [p for _, p in drain(box)]
+    assert [p["seq"] for p in sent if p["kind"] == "action"] == list(range(10))
+    assert len([p for p in sent if p["kind"] == "refused"]) == 200 and box.dropped == 20_000 - 200

@@ -1,0 +1,121 @@
+"""Who may use the teacher's page: the page's own origin, its token, the PIN, and how often a client may guess it.
+
+On a classroom network every device is a possible attacker, and so is any web
+page a tablet opens (it can make the tablet's browser send requests). So:
+
+* every request must name this page as its ``Host`` (DNS rebinding), and every
+  POST must come from the page's own ``Origin`` and carry the token that only
+  the page's own GET hands out (cross-site requests cannot read it);
+* with a PIN, the PIN opens a session (an HttpOnly, SameSite=Strict cookie)
+  that commands, the live stream and the CSV all need;
+* each client gets a growing back-off after a wrong PIN, and is locked out
+  for a minute after ``LOCK_AFTER`` of them, which is logged once.
+"""
+
+from __future__ import annotations
+
+import hmac
+import ipaddress
+import logging
+import secrets
+import socket
+import time
+from collections import OrderedDict
+from typing import Callable
+
+log = logging.getLogger("gamebox.classroom")
+
+MIN_PIN = 8
+LOCK_AFTER = 10  # wrong PINs in a row
+LOCK_SECONDS = 60.0
+BACKOFF_MOST = 5.0  # seconds a client waits after a wrong PIN, at most
+MAX_CLIENTS = 1000  # clients remembered for the back-off
+MAX_SESSIONS = 100
+SESSION_COOKIE = "gamebox_session"
+
+
+class PinError(ValueError):
+    """A PIN the page will not start with; the message says why."""
+
+
+def check_pin(pin: str | None) -> str | None:
+    if pin is None:
+        return None
+    pin = pin.strip()
+    if len(pin) < MIN_PIN:
+        raise PinError(f"the PIN must have at least {MIN_PIN} characters (a passphrase is best), not {len(pin)}")
+    return pin
+
+
+def made_up_pin() -> str:
+    return "".join(secrets.choice("0123456789") for _ in range(10))
+
+
+def _host_name(value: str) -> str:
+    """``name:port``, ``[::1]:port`` or ``name`` as the bare name, lower case."""
+    value = value.strip().lower()
+    if value.startswith("["):
+        return value[1:value.find("]")] if "]" in value else value
+    return value.rsplit(":", 1)[0] if value.count(":") == 1 else value
+
+
+def _is_address(name: str) -> bool:
+    try:
+        ipaddress.ip_address(name)
+        return True
+    except ValueError:
+        return False
+
+
+class Guard:
+    """The page's locks; one per ``gamebox classroom``. ``clock`` is injectable for the back-off."""
+
+    def __init__(self, pin: str | None, names: tuple[str, ...] = (), clock: Callable[[], float] = time.monotonic) -> None:
+        self.pin, self.clock = pin, clock
+        self.token = secrets.token_urlsafe(24)
+        host = socket.gethostname().lower()
+        self.names = {"localhost", host, f"{host}.local", *(n.lower() for n in names)}
+        self._sessions: OrderedDict[str, None] = OrderedDict()
+        self._misses: OrderedDict[str, tuple[int, float]] = OrderedDict()  # client -> (wrong PINs, may try again at)
+
+    def host_ok(self, host: str | None) -> bool:
+        """A Host an address (rebinding needs a name) or one of this computer's own names."""
+        if not host:
+            return False
+        name = _host_name(host)
+        return _is_address(name) or name in self.names
+
+    def origin_ok(self, origin: str | None, host: str | None) -> bool:
+        """The POST comes from a page of this very host and port."""
+        return bool(origin and host) and origin.lower() in (f"http://{host.lower()}", f"https://{host.lower()}")
+
+    def token_ok(self, token: str | None) -> bool:
+        return bool(token) and hmac.compare_digest(token.encode(), self.token.encode())
+
+    def has_session(self, cookies: dict[str, str]) -> bool:
+        return self.pin is None or cookies.get(SESSION_COOKIE) in self._sessions
+
+    def wait_left(self, client: str) -> float:
+        """Seconds this client must wait before its next PIN is even looked at."""
+        _, until = self._misses.get(client, (0, 0.0))
+        return max(0.0, until - self.clock())
+
+    def login(self, client: str, pin: str) -> str | None:
+        """A new session for the right PIN; None (and a longer wait for ``client``) for a wrong one."""
+        assert self.pin is not None
+        if hmac.compare_digest(pin.encode(), self.pin.encode()):
+            self._misses.pop(client, None)
+            session = secrets.token_urlsafe(24)
+            self._sessions[session] = None
+            if len(self._sessions) > MAX_SESSIONS:
+                self._sessions.popitem(last=False)
+            return session
+        misses = self._misses.pop(client, (0, 0.0))[0] + 1
+        if misses >= LOCK_AFTER:
+            log.warning("client %s gave %d wrong PINs: locked out for %d s", client, misses, LOCK_SECONDS)
+            self._misses[client] = (0, self.clock() + LOCK_SECONDS)
+        else:
+            self._misses[client] = (misses, self.clock() + min(BACKOFF_MOST, 0.25 * 2 ** (misses - 1)))
+        if len(self._misses) > MAX_CLIENTS:
+            self._misses.popitem(last=False)
+        return None

@@ -1,0 +1,226 @@
+"""Only the teacher steers the boxes: locked by default, and the broker set-up ``broker-config`` writes (issue 20).
+
+The attacks are those of issue 20, tried on a real Mosquitto: with the
+generated configuration an anonymous client is turned away at the door and a
+station's own account can neither command another box nor forge its state;
+the teacher's account works. Without that set-up a box obeys nothing.
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import threading
+from pathlib import Path
+from typing import Any, Iterator
+
+import pytest
+
+from controller.cli import run_command
+from controller.config import ConfigError, load_config
+from controller.station.brokerconf import Tls
+from tests.station.brokers import Broker, SecuredBroker, Station, TeacherPageProcess, Watcher, game_lines, wait_until
+
+ATTACKS = [("gamebox/all/set/end-session", ""), ("gamebox/red/set/volume", "1"), ("gamebox/all/set/language", "nl"),
+           ("gamebox/red/set/new-game", '{"game": "policecats"}'), ("gamebox/red/set/time-up", "")]
+
+
+def connack(broker: Broker, login: tuple[str, str] | None) -> str:
+    """What the broker answers a client logging in with ``login`` (None: anonymous)."""
+    import paho.mqtt.client as mqtt
+
+    answer: list[str] = []
+    done = threading.Event()
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    client.on_connect = lambda _c, _u, _f, reason, _p: (answer.append(str(reason)), done.set())
+    if login:
+        client.username_pw_set(*login)
+    client.connect(broker.host, broker.port)
+    client.loop_start()
+    try:
+        assert done.wait(10), "no CONNACK"
+    finally:
+        client.loop_stop()
+        client.disconnect()
+    return answer[0]
+
+
+def account(broker: SecuredBroker, name: str) -> dict[str, Any]:
+    """The settings of a box's ``[network]`` table that ``broker-config`` wrote for it."""
+    return {k: broker.accounts[name][k] for k in ("username", "password", "commands")}
+
+
+@pytest.fixture
+def secured(tmp_path: Path) -> Iterator[SecuredBroker]:
+    broker = SecuredBroker(tmp_path / "broker", ["red", "blue"])
+    broker.start()
+    yield broker
+    broker.stop()
+
+
+def test_a_station_obeys_no_command_unless_told_to(tmp_path: Path, broker: Broker, watcher: Watcher) -> None:
+    groups = game_lines(tmp_path / "ref")
+    # the broker of issue 20: `allow_anonymous true`, anyone may publish anything
+    plain = Station(tmp_path / "plain", broker, "plain")
+    trusting = Station(tmp_path / "trusting", broker, "trusting", username="trusting", password="its-own", commands=True)
+    try:
+        plain.send(groups[0])
+        trusting.send(groups[0])
+        for name in ("plain", "trusting"):
+            watcher.wait_for(f"gamebox/{name}/state", lambda s: s["mode"] == "playing")
+        for topic, payload in ATTACKS:
+            watcher.publish(topic, payload)
+        watcher.wait_for("gamebox/trusting/state", lambda s: s["mode"] == "menu")  # the attack did arrive
+        plain.send(groups[1])
+        state = watcher.wait_for("gamebox/plain/state", lambda s: s["actions"] == 1)
+        assert (state["mode"], state["volume"], state["language"], state["last_round"]) == ("playing", 0.6, "en", False)
+        assert not [e for e in watcher.json_on("gamebox/plain/events") if e["kind"] != "action"]
+        assert "obeys no commands" in plain.log()
+    finally:
+        plain.stop()
+        trusting.stop()
+
+
+def test_commands_need_the_box_s_own_account(tmp_path: Path) -> None:
+    path = tmp_path / "box.toml"
+    path.write_text('[network]\nenabled = true\ncommands = true\n')
+    with pytest.raises(ConfigError, match="commands = true needs username and password"):
+        load_config(path)
+
+
+def test_the_generated_broker_lets_only_the_teacher_steer(tmp_path: Path, secured: SecuredBroker) -> None:
+    groups = game_lines(tmp_path / "ref")
+    red = Station(tmp_path / "red", secured, "red", **account(secured, "red"))
+    teacher = Watcher(secured, login=secured.login("teacher"))
+    spy = Watcher(secured, topic="gamebox/#", login=secured.login("blue"))
+    try:
+        red.send(groups[0])
+        teacher.wait_for("gamebox/red/state", lambda s: s["mode"] == "playing")
+
+        assert connack(secured, None) == "Not authorized"  # anonymous: turned away
+        assert connack(secured, ("red", "guessed")) == "Not authorized"
+        for topic, payload in ATTACKS:  # another station's account: connected, but the broker drops each one
+            spy.publish(topic, payload)
+        spy.publish("gamebox/red/state", '{"station": "red", "mode": "playing", "players": 300000000}', retain=True)
+        spy.publish("gamebox/red/online", '{"online": false}', retain=True)
+
+        teacher.publish("gamebox/red/set/volume", "0.3")  # sent after every attack was acknowledged by the broker
+        state = teacher.wait_for("gamebox/red/state", lambda s: s["volume"] == 0.3)
+        assert (state["mode"], state["language"], state["last_round"], state["players"]) == ("playing", "en", False, 2)
+        assert [e["command"] for e in teacher.json_on("gamebox/red/events") if e["kind"] != "action"] == ["volume"]
+        assert all(p["players"] == 2 for p in teacher.json_on("gamebox/red/state") if p.get("players"))
+        assert teacher.latest("gamebox/red/online")["online"] is True
+        assert not [t for t, _, _ in spy.messages if t.startswith("gamebox/red/")]  # and it reads nothing of red's
+    finally:
+        red.stop()
+        teacher.close()
+        spy.close()
+
+
+def test_the_teacher_s_page_logs_in_with_the_teacher_s_account(tmp_path: Path, secured: SecuredBroker) -> None:
+    red = Station(tmp_path / "red", secured, "red", **account(secured, "red"))
+    page = TeacherPageProcess(tmp_path, secured, "--config", str(secured.folder / "teacher.toml"))
+    watcher = Watcher(secured, login=secured.login("teacher"))
+    try:
+        watcher.wait_for("gamebox/red/state", lambda s: s["mode"] == "menu")
+        wait_until(lambda: page.command("red", "volume", 0.2)[0] == 200, what="the page's broker connection")
+        watcher.wait_for("gamebox/red/state", lambda s: s["volume"] == 0.2)
+    finally:
+        page.stop()
+        red.stop()
+        watcher.close()
+
+
+def test_broker_config_refuses_names_that_would_open_a_hole(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for names in (["all"], ["teacher"], ["red", "red"], ["red/#"]):
+        assert run_command(["classroom", "broker-config", "--dir", str(tmp_path / "b"), "--broker", "x", *names]) == 2
+    assert not (tmp_path / "b").exists()
+    assert run_command(["classroom", "broker-config", "--dir", str(tmp_path / "b"), "--broker", "x", "red"]) == 0
+    assert run_command(["classroom", "broker-config", "--dir", str(tmp_path / "b"), "--broker", "x", "red"]) == 2
+    assert "--force" in capsys.readouterr().err
+    assert (tmp_path / "b" / "passwords").stat().st_mode & 0o077 == 0
+    assert "red:$7$" in (tmp_path / "b" / "passwords").read_text()  # hashed, never the password itself
+
+
+def certificates(folder: Path) -> dict[str, Path]:
+    """A CA, the broker's certificate for 127.0.0.1 and two client certificates, made by openssl for this test."""
+    folder.mkdir()
+
+    def openssl(*args: str) -> None:
+        subprocess.run(["openssl", *args], cwd=folder, check=True, capture_output=True, timeout=60)
+
+    key = ["-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes"]
+    openssl("req", "-x509", *key, "-keyout", "ca.key", "-out", "ca.crt", "-days", "2", "-subj", "/CN=gamebox test CA")
+    (folder / "san").write_text("subjectAltName=IP:127.0.0.1\n")
+    for name in ("broker", "red", "teacher"):
+        openssl("req", *key, "-keyout", f"{name}.key", "-out", f"{name}.csr", "-subj", f"/CN={name}")
+        openssl("x509", "-req", "-in", f"{name}.csr", "-CA", "ca.crt", "-CAkey", "ca.key", "-CAcreateserial",
+                "-out", f"{name}.crt", "-days", "2", *(["-extfile", "san"] if name == "broker" else []))
+    return {p.stem + p.suffix.replace(".", "_"): p for p in folder.iterdir()}
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="no openssl to make the test's certificates")
+def test_tls_with_client_certificates_for_the_boxes_and_the_page(tmp_path: Path) -> None:
+    certs = certificates(tmp_path / "certs")
+    broker = SecuredBroker(tmp_path / "broker", ["red"], tls=Tls(certs["broker_crt"], certs["broker_key"], certs["ca_crt"],
+                                                                 require_certificate=True))
+    broker.start()
+    red = teacher = page = None
+    try:
+        assert connack_tls(broker, broker.login("red"), certs, None) != "Success"  # no client certificate: no entry
+        red = Station(tmp_path / "red", broker, "red", tls=True, ca_file=str(certs["ca_crt"]), cert_file=str(certs["red_crt"]),
+                      key_file=str(certs["red_key"]), **account(broker, "red"))
+        teacher = Watcher(broker, login=broker.login("teacher"), tls={
+            "ca_certs": str(certs["ca_crt"]), "certfile": str(certs["teacher_crt"]), "keyfile": str(certs["teacher_key"])})
+        teacher.wait_for("gamebox/red/state", lambda s: s["mode"] == "menu")
+        config = tmp_path / "teacher.toml"  # the generated one, with this test's client certificate in place of the example
+        config.write_text("\n".join(line for line in (broker.folder / "teacher.toml").read_text().splitlines()
+                                    if not line.startswith(("cert_file", "key_file")))
+                          + f'\ncert_file = "{certs["teacher_crt"]}"\nkey_file = "{certs["teacher_key"]}"\n')
+        page = TeacherPageProcess(tmp_path, broker, "--config", str(config))
+        wait_until(lambda: page.command("red", "volume", 0.3)[0] == 200, what="the page over TLS with its certificate")
+        teacher.wait_for("gamebox/red/state", lambda s: s["volume"] == 0.3)
+    finally:
+        for running in (page, red):
+            if running is not None:
+                running.stop()
+        if teacher is not None:
+            teacher.close()
+        broker.stop()
+
+
+def connack_tls(broker: Broker, login: tuple[str, str], certs: dict[str, Path], client: str | None) -> str:
+    """What the broker answers a TLS client with the CA and, when named, that client's certificate."""
+    import ssl
+
+    import paho.mqtt.client as mqtt
+
+    answer: list[str] = []
+    done = threading.Event()
+    mqtt_client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    mqtt_client.on_connect = lambda _c, _u, _f, reason, _p: (answer.append(str(reason)), done.set())
+    mqtt_client.username_pw_set(*login)
+    mqtt_client.tls_set(ca_certs=str(certs["ca_crt"]),
+                        **({"certfile": str(certs[f"{client}_crt"]), "keyfile": str(certs[f"{client}_key"])} if client else {}))
+    try:
+        mqtt_client.connect(broker.host, broker.port)
+        mqtt_client.loop_start()
+        done.wait(10)
+    except (ssl.SSLError, OSError) as exc:
+        return f"refused: {exc}"
+    finally:
+        mqtt_client.loop_stop()
+        mqtt_client.disconnect()
+    return answer[0] if answer else "no answer"
+
+
+def test_doctor_says_whether_the_station_obeys_commands(tmp_path: Path) -> None:
+    from controller.cli import _station_rows
+
+    path = tmp_path / "box.toml"
+    path.write_text('[network]\nenabled = true\nstation = "red"\n')
+    assert "obeys no commands" in _station_rows(load_config(path))[0].detail
+    path.write_text('[network]\nenabled = true\nstation = "red"\nusername = "red"\npassword = "x"\ncommands = true\n')
+    assert "obeys commands (logged in as red" in _station_rows(load_config(path))[0].detail
+    path.write_text("")
+    assert _station_rows(load_config(path)) == []
