@@ -19,7 +19,6 @@ LIMIT = 300
 STILL_TOO_LONG = {
     "controller/window/render.py:Renderer",  # draws every part of the table in one class
     "controller/storage/journal.py:Journal",  # the file, its name and durability beside the games and settings
-    "controller/daemon.py:Daemon",  # the loop, durability and status beside building the box
 }
 
 
