@@ -106,11 +106,7 @@ class Daemon:
                 self.registry.close()
             self.lock.release()
             raise
-        for button in self.devices.buttons.values():  # the config tunes what the profile wired
-            if config.hold_seconds is not None:
-                button.hold_time = config.hold_seconds
-            if config.debounce_ms is not None and hasattr(button, "bounce_time"):
-                button.bounce_time = config.debounce_ms / 1000
+        _tune_buttons(self.devices, config)
         self.box.listeners.append(self._accepted)
         if any(reader.driver == "sim" for reader in self.devices.readers.values()):  # say in words what the box does
             self.stage.listeners.append(Narrator(self.out, lambda: self.stage.language))
@@ -365,6 +361,15 @@ class Daemon:
         while self.box.pending is not None:
             await self.clock.sleep(0.05)
         self.stopping.set()
+
+
+def _tune_buttons(devices: Devices, config: Config) -> None:
+    """The config tunes what the profile wired: the hold time and the debounce of every button."""
+    for button in devices.buttons.values():
+        if config.hold_seconds is not None:
+            button.hold_time = config.hold_seconds
+        if config.debounce_ms is not None and hasattr(button, "bounce_time"):
+            button.bounce_time = config.debounce_ms / 1000
 
 
 def _power_off() -> Callable[[], None] | None:
