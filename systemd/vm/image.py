@@ -139,13 +139,20 @@ GUEST_FILES = {
 }
 
 
+# Run in the root once its files are in: journald keeps each boot's log (a failed run can be read after),
+# the control line and the network start at boot, the Pi's groups exist, a user owns the clone.
+SETUP = ("mkdir -p /var/log/journal; systemctl enable vm-agent.service systemd-networkd.service >/dev/null 2>&1; "
+         "for g in $(cat /usr/local/lib/vm-groups); do getent group $g >/dev/null || groupadd --system $g; done; "
+         "useradd --create-home builder; passwd -d root >/dev/null")
+
+
 def disk(cache: Path, arch: str, say) -> Image:
     """The pristine disk image (never booted: each run boots a copy), its kernel and initrd."""
     tarball = base(cache, arch, say)
     wheels = wheelhouse(cache, arch, tarball, say)
     agent = (HERE / "agent.py").read_bytes()
     recipe = repr(sorted(GUEST_FILES.items())).encode()
-    folder = cache / f"disk-{arch}-{key(tarball.name, wheels.name, agent, recipe, (HERE / 'image.py').read_bytes())}"
+    folder = cache / f"disk-{arch}-{key(tarball.name, wheels.name, agent, recipe, SETUP, DISK_SIZE)}"
     if not folder.exists():
         say(f"making the {arch} disk image")
         partial = folder.with_suffix(".partial")
@@ -158,16 +165,14 @@ def disk(cache: Path, arch: str, say) -> Image:
                 path.write_text(text)
             shutil.copy(HERE / "agent.py", root.dir / "usr/local/lib/vm-agent.py")
             shutil.copytree(wheels, root.dir / WHEELS.lstrip("/"))
-            root.run("mkdir -p /var/log/journal; "  # journald keeps each boot's log: a failed run can be read after
-                     "systemctl enable vm-agent.service systemd-networkd.service >/dev/null 2>&1; "
-                     "for g in $(cat /usr/local/lib/vm-groups); do getent group $g >/dev/null || groupadd --system $g; done; "
-                     "useradd --create-home builder; passwd -d root >/dev/null")
+            root.run(SETUP)
             boot = root.dir / "boot"
             kernel = max(boot.glob("vmlinuz-*"))
             initrd = max(boot.glob("initrd.img-*"))
             shutil.copy(kernel, partial / "vmlinuz")
             shutil.copy(initrd, partial / "initrd.img")
-            run("mkfs.ext4", "-q", "-F", "-L", "root", "-d", str(root.dir), str(partial / "disk.raw"), DISK_SIZE)
+            run("mkfs.ext4", "-q", "-F", "-L", "root", "-d", str(root.dir), str(partial / "disk.raw"), DISK_SIZE,
+                stdout=subprocess.DEVNULL)
         partial.rename(folder)
     return Image(folder / "disk.raw", folder / "vmlinuz", folder / "initrd.img")
 

@@ -122,11 +122,12 @@ class Machine:
             if "error" in reply:
                 raise RuntimeError(f"QMP {command}: {reply['error']}")
 
-    def type_text(self, text: str, gap: float = 0.05) -> None:
+    def type_text(self, text: str, gap: float = 0.15) -> None:
         """Key presses on the reader, as a keyboard-wedge NFC reader types a uid and Enter.
 
-        A USB keyboard holds 16 key events until the guest polls it; ``gap``
-        keeps a slow (emulated) guest from losing keys as a fast typist would.
+        qemu's USB keyboard reports the keys held at each poll of the guest: a
+        key pressed and released between two polls is never seen. ``gap``
+        gives a slow (emulated) guest time to poll between the two.
         """
         for char in text:
             for down in (True, False):
