@@ -11,6 +11,8 @@
   is busy all the time) and at a quick hand's pace (``--pace-ms 50``).
   Target p99 ≤ 2 ms whatever the fsync takes.
 * daemon start → READY: ``gamebox run`` as a subprocess until it prints ``ready``. Target ≤ 1 s.
+* a spoken line loaded when first said: every line of the language played
+  once on a fresh pygame speaker (the load and the play, from the page cache).
 * resident memory after a whole game, and idle CPU afterwards, of that
   subprocess (from /proc). Targets ≤ 60 MB and ≤ 1 % of one core.
 """
@@ -120,6 +122,26 @@ def whole_game_lines(state: Path) -> tuple[list[str], int]:
     return lines, len(box.engine.log)
 
 
+def line_first_plays(language: str) -> list[float]:
+    """Seconds to play each spoken line of ``language`` the first time (loaded then), on SDL's dummy driver."""
+    from controller.stage.stage import sound_files, voice_files
+    from hardware.clock import SystemClock
+    from hardware.drivers.pygame_speaker import PygameSpeaker
+    from hardware.events import EventSink
+
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    lines = voice_files(language)
+    speaker = PygameSpeaker(EventSink(), SystemClock())
+    speaker.start({**sound_files(), **lines})
+    seconds = []
+    for name in lines:
+        start = time.perf_counter()
+        speaker.play(name, "voice")
+        seconds.append(time.perf_counter() - start)
+    speaker.stop()
+    return seconds
+
+
 def subprocess_figures(state: Path, profile: str, language: str = "en") -> dict[str, float]:
     env = dict(os.environ, GAMEBOX_LOG="ERROR", PYTHONPATH=str(ROOT), SDL_AUDIODRIVER=os.environ.get("SDL_AUDIODRIVER", "dummy"))
     fast = state / "fast.toml"  # scripted presses come at once: no handover time between turns
@@ -188,6 +210,7 @@ def main() -> None:
                 _r, slowed = asyncio.run(tap_latencies(min(args.events, 2000), Path(tmp) / f"slow{ms:g}-{pace}", ms, pace))
                 runs.append((f"accepted play, fsync slowed by {ms:g} ms, plays {pace * 1000:g} ms apart", slowed))
         figures = subprocess_figures(Path(tmp), args.profile, args.language)
+    first_plays = [v * 1000 for v in line_first_plays(args.language)]
     for name, values in runs:
         ms = [v * 1000 for v in values]
         print(f"tag -> first device command, {name}: n={len(ms)}, p50 {percentile(ms, 0.5):.3f} ms, "
@@ -195,6 +218,8 @@ def main() -> None:
     print(f"subprocess profile: {args.profile}, language: {args.language}")
     print(f"daemon start -> READY: median {figures['ready_median_s']:.3f} s, max {figures['ready_max_s']:.3f} s "
           f"(target <= 1 s)")
+    print(f"a spoken line said the first time (loaded then, {len(first_plays)} lines): p50 "
+          f"{percentile(first_plays, 0.5):.3f} ms, p99 {percentile(first_plays, 0.99):.3f} ms, max {max(first_plays):.3f} ms")
     print(f"resident memory after a whole game ({figures['actions']} actions): {figures['rss_mb']:.1f} MB "
           f"(target <= 60 MB)")
     print(f"idle CPU after the game: {figures['idle_cpu_percent']:.2f} % of one core (target <= 1 %)")

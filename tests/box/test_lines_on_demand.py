@@ -74,6 +74,9 @@ def test_a_line_let_go_past_the_memory_budget_is_loaded_again_when_next_said(mix
         after = mixed.stat().st_size // 2
         speaker.play("voice/en/yes", "voice")
         assert wait_until(lambda: 1000 in levels(mixed, after))
+        after = mixed.stat().st_size // 2
+        speaker.play("voice/en/yes", "voice")  # kept now: said again at once
+        assert wait_until(lambda: 1000 in levels(mixed, after))
         speaker.stop()
         assert speaker.fault is None and not speaker.unknown
 
