@@ -12,8 +12,6 @@ import asyncio
 import wave
 from pathlib import Path
 
-import pytest
-
 import hardware.drivers.pygame_speaker as pygame_speaker
 from controller.stage.shows import ShowBook
 from controller.stage.stage import VOICE, DeviceStage
