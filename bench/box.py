@@ -11,6 +11,9 @@
   is busy all the time) and at a quick hand's pace (``--pace-ms 50``).
   Target p99 ≤ 2 ms whatever the fsync takes.
 * daemon start → READY: ``gamebox run`` as a subprocess until it prints ``ready``. Target ≤ 1 s.
+* a spoken line loaded when first said: every line of the language played
+  once on a fresh pygame speaker (the load and the play), twice: the files as
+  the disk has them, then just read (in the page cache).
 * resident memory after a whole game, and idle CPU afterwards, of that
   subprocess (from /proc). Targets ≤ 60 MB and ≤ 1 % of one core.
 """
@@ -120,11 +123,31 @@ def whole_game_lines(state: Path) -> tuple[list[str], int]:
     return lines, len(box.engine.log)
 
 
+def line_first_plays(language: str) -> list[float]:
+    """Seconds to play each spoken line of ``language`` the first time (loaded then), on SDL's dummy driver."""
+    from controller.stage.stage import sound_files, voice_files
+    from hardware.clock import SystemClock
+    from hardware.drivers.pygame_speaker import PygameSpeaker
+    from hardware.events import EventSink
+
+    os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+    lines = voice_files(language)
+    speaker = PygameSpeaker(EventSink(), SystemClock())
+    speaker.start({**sound_files(), **lines})
+    seconds = []
+    for name in lines:
+        start = time.perf_counter()
+        speaker.play(name, "voice")
+        seconds.append(time.perf_counter() - start)
+    speaker.stop()
+    return seconds
+
+
 def subprocess_figures(state: Path, profile: str, language: str = "en") -> dict[str, float]:
     env = dict(os.environ, GAMEBOX_LOG="ERROR", PYTHONPATH=str(ROOT), SDL_AUDIODRIVER=os.environ.get("SDL_AUDIODRIVER", "dummy"))
     fast = state / "fast.toml"  # scripted presses come at once: no handover time between turns
     fast.parent.mkdir(parents=True, exist_ok=True)
-    fast.write_text(f'handover = 0.0\nlanguage = "{language}"\n', encoding="utf-8")  # its lines alone loaded
+    fast.write_text(f'handover = 0.0\nlanguage = "{language}"\n', encoding="utf-8")  # its lines alone played
     command = [sys.executable, "-m", "controller.cli", "run", "--config", str(fast), "--profile", profile, "--state-dir"]
     ready = []
     for n in range(5):
@@ -175,10 +198,10 @@ def main() -> None:
     parser.add_argument("--pace-ms", type=float, default=50.0,
                         help="time between two accepted plays with a slowed fsync (a quick hand: 20 plays a second)")
     parser.add_argument("--profile", default="desktop",
-                        help="profile of the subprocess (desktop: the pygame mixer with every sound loaded, "
+                        help="profile of the subprocess (desktop: the pygame mixer, every effect loaded, the spoken lines when first said, "
                              "on SDL's dummy audio driver where SDL_AUDIODRIVER is not set)")
     parser.add_argument("--language", default="en",
-                        help="the language the subprocess speaks: its lines alone are loaded")
+                        help="the language the subprocess speaks: its lines alone are played")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         refused, accepted = asyncio.run(tap_latencies(args.events, Path(tmp) / "latency"))
@@ -188,6 +211,7 @@ def main() -> None:
                 _r, slowed = asyncio.run(tap_latencies(min(args.events, 2000), Path(tmp) / f"slow{ms:g}-{pace}", ms, pace))
                 runs.append((f"accepted play, fsync slowed by {ms:g} ms, plays {pace * 1000:g} ms apart", slowed))
         figures = subprocess_figures(Path(tmp), args.profile, args.language)
+    first_plays = [[v * 1000 for v in line_first_plays(args.language)] for _ in range(2)]  # then from the page cache
     for name, values in runs:
         ms = [v * 1000 for v in values]
         print(f"tag -> first device command, {name}: n={len(ms)}, p50 {percentile(ms, 0.5):.3f} ms, "
@@ -195,6 +219,9 @@ def main() -> None:
     print(f"subprocess profile: {args.profile}, language: {args.language}")
     print(f"daemon start -> READY: median {figures['ready_median_s']:.3f} s, max {figures['ready_max_s']:.3f} s "
           f"(target <= 1 s)")
+    for run, ms in zip(("files as the disk has them", "files just read, in the page cache"), first_plays):
+        print(f"a spoken line said the first time (loaded then; {len(ms)} lines, {run}): p50 "
+              f"{percentile(ms, 0.5):.3f} ms, p99 {percentile(ms, 0.99):.3f} ms, max {max(ms):.3f} ms")
     print(f"resident memory after a whole game ({figures['actions']} actions): {figures['rss_mb']:.1f} MB "
           f"(target <= 60 MB)")
     print(f"idle CPU after the game: {figures['idle_cpu_percent']:.2f} % of one core (target <= 1 %)")

@@ -8,7 +8,7 @@ of a percent), so they say what a slower Pi would take. Budgets, sized for a
 Raspberry Pi Zero 2 W running about 0.5 G Python instructions a second:
 
 * process start → READY ≤ 1.5 G instructions: the interpreter, the imports,
-  the profile, the journal, and the mixer with every sound and voice line loaded;
+  the profile, the journal, and the mixer with every effect loaded (spoken lines load when first said);
 * tag → first device command ≤ 2 M instructions, for a refused tap and for
   an accepted play (journal commit included; fsync's wait is the kernel's, not counted).
 

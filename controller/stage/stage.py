@@ -203,11 +203,7 @@ class DeviceStage:
         """Start due voice lines and push the LED frames that changed."""
         now = self.clock.monotonic()
         due: list[float] = []
-        if self.voice and now >= self.voice_free:
-            self._say_next(now)
-        if self.voice:
-            due.append(self.voice_free)
-        if self.leds is not None:
+        if self.leds is not None:  # first: a spoken line may be loaded from disk when it starts
             for segment in self.segments:
                 running = self.active.get(segment)
                 if running is not None and running.animation.done(now - running.started):
@@ -222,6 +218,10 @@ class DeviceStage:
                 if nxt is not None:
                     due.append(running.started + nxt)
             self.leds.show()
+        if self.voice and now >= self.voice_free:
+            self._say_next(now)
+        if self.voice:
+            due.append(self.voice_free)
         self._due = min(due) if due else None
 
     # -- playing ------------------------------------------------------------------------

@@ -1,7 +1,11 @@
 """The Pi's audio out (or a PC's), through pygame's mixer.
 
-Every sound is loaded at start, so a bark starts within one mixer buffer
-(512 samples: 11.6 ms at 44.1 kHz). Each named channel is a reserved mixer
+Every effect is loaded at start, so a bark starts within one mixer buffer
+(512 samples: 11.6 ms at 44.1 kHz). Spoken lines (names with a folder,
+``voice/<lang>/<id>``) are many and mostly rare, so they are loaded when
+first played (a fraction of a millisecond from the page cache) and the
+latest :data:`KEPT_LINE_BYTES` of them stay loaded: the lines said often
+stay in memory, a reason said once a month does not. Each named channel is a reserved mixer
 channel: a bark on "voice" plays over a fanfare on "music", and a new
 sound on a busy channel cuts the old one off. The volume is applied to
 every loaded sound, capped by ``max_volume``.
@@ -14,6 +18,7 @@ tries to open the device again on a later ``play`` (at most every
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -21,6 +26,13 @@ from typing import Any
 from hardware.clock import Clock
 from hardware.events import EventSink
 from hardware.speaker import ChannelSpeaker
+
+KEPT_LINE_BYTES = 3 * 1024 * 1024  # spoken lines kept loaded: about 70 s of speech at 22 050 Hz, 16-bit mono
+
+
+def on_demand(name: str) -> bool:
+    """A spoken line (``voice/<lang>/<id>``): loaded when first played, not at start."""
+    return "/" in name
 
 
 class PygameSpeaker(ChannelSpeaker):
@@ -47,7 +59,8 @@ class PygameSpeaker(ChannelSpeaker):
         self.audio_device = device
         self.retry_after = retry_after
         self._mixer: Any = None
-        self._sounds: dict[str, Any] = {}
+        self._sounds: dict[str, Any] = {}  # the effects, loaded at start
+        self._lines: OrderedDict[str, tuple[Any, int]] = OrderedDict()  # spoken lines: sound, bytes; newest last
         self._mixer_channels: dict[str, Any] = {}
         self._retry_at = 0.0
 
@@ -58,28 +71,51 @@ class PygameSpeaker(ChannelSpeaker):
     def stop(self) -> None:
         mixer, self._mixer = self._mixer, None
         self._sounds.clear()
+        self._lines.clear()
         self._mixer_channels.clear()
         if mixer is not None:
             mixer.quit()
 
     def _loaded(self) -> None:
         for name in [name for name in self._sounds if name not in self._paths]:
-            del self._sounds[name]  # a language no longer spoken: its memory goes back
+            del self._sounds[name]
+        for name in [name for name in self._lines if name not in self._paths]:
+            del self._lines[name]  # a language no longer spoken: its memory goes back
         if self._mixer is not None:  # else the next open loads them
             self._load(self._mixer)
             self._report_missing()
 
     @property
     def sounds(self) -> tuple[str, ...]:
-        return tuple(self._sounds)
+        """The effects loaded and, while the device is open, the spoken lines it loads when first played."""
+        lines = tuple(name for name in self._paths if on_demand(name)) if self._mixer is not None else ()
+        return (*self._sounds, *lines)
 
     def play(self, name: str, channel: str | None = None) -> None:
         channel = self._lookup(name, channel)
         if channel is None or not self._ready():
             return
-        sound = self._sounds.get(name)
+        sound = self._line(name) if on_demand(name) else self._sounds.get(name)
         if sound is not None:
             self._mixer_channels[channel].play(sound)
+
+    def _line(self, name: str) -> Any:
+        """The spoken line ``name``, loaded now if it is not; the least recently said go past the budget."""
+        if name in self._lines:
+            self._lines.move_to_end(name)
+            return self._lines[name][0]
+        try:
+            sound = self._mixer.Sound(str(self._paths[name]))
+        except Exception:  # pygame.error: not a sound file it can read
+            del self._paths[name]
+            self._missing.append(name)
+            self._report_missing()
+            return None
+        sound.set_volume(self.volume)
+        self._lines[name] = (sound, round(sound.get_length() * self.frequency) * 2)
+        while sum(size for _, size in self._lines.values()) > KEPT_LINE_BYTES and len(self._lines) > 1:
+            self._lines.popitem(last=False)  # a channel still playing it holds it until it ends
+        return sound
 
     def silence(self, channel: str | None = None) -> None:
         if self._mixer is None:
@@ -97,7 +133,7 @@ class PygameSpeaker(ChannelSpeaker):
         )
 
     def _volume_changed(self) -> None:
-        for sound in self._sounds.values():
+        for sound in [*self._sounds.values(), *(line for line, _ in self._lines.values())]:
             sound.set_volume(self.volume)
 
     def _ready(self) -> bool:
@@ -135,8 +171,8 @@ class PygameSpeaker(ChannelSpeaker):
 
     def _load(self, mixer: Any) -> None:
         for name, path in list(self._paths.items()):
-            if name in self._sounds:
-                continue  # loaded already
+            if name in self._sounds or on_demand(name):
+                continue  # loaded already, or when first played
             try:
                 sound = mixer.Sound(str(path))
             except Exception:  # pygame.error: not a sound file it can read
