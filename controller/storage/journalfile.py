@@ -1,0 +1,355 @@
+"""The journal's file: opening it, its name on disk, making it durable, and one line for every way it fails.
+
+:class:`JournalFile` is what :class:`controller.storage.journal.Journal`
+stands on: it opens (or, read-only, reads one moment of) the SQLite file,
+moves it aside only when SQLite says it is damaged or not a gamebox
+journal, keeps a copy of a write-ahead log that breaks in the middle,
+fsyncs the -wal (:meth:`JournalFile.sync`) and checkpoints it on its own
+connection, tells whether its path still names the open file, and turns
+every SQLite or OS error into one :class:`JournalError` line naming the
+file and the cause. What the tables hold is read and written by the
+classes above it.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import sqlite3
+import threading
+import time
+from contextlib import contextmanager, suppress
+from pathlib import Path
+from typing import Any, Callable, Iterator
+
+from controller.storage.store import (
+    Damaged, StoreError, cause, committed_image, keep_copy, move_aside, open_checked, read_only_uri, usable_dir,
+    wal_damage,
+)
+from controller.storage.walsync import WalSync, failure, mark_path
+
+log = logging.getLogger("gamebox.journal")
+
+#: PRAGMA application_id of a gamebox journal: "GBOX".
+APPLICATION_ID = 0x47424F58
+SCHEMA_VERSION = 2
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS games (
+    id INTEGER PRIMARY KEY,
+    game TEXT NOT NULL,
+    players INTEGER NOT NULL,
+    options TEXT NOT NULL,
+    seed INTEGER NOT NULL,
+    started REAL NOT NULL,
+    ended REAL,
+    winners TEXT,
+    abandoned INTEGER NOT NULL DEFAULT 0,
+    note TEXT
+);
+CREATE TABLE IF NOT EXISTS actions (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    at REAL NOT NULL,
+    PRIMARY KEY (game_id, seq)
+);
+CREATE TABLE IF NOT EXISTS undone (
+    game_id INTEGER NOT NULL REFERENCES games(id),
+    seq INTEGER NOT NULL,
+    action TEXT NOT NULL,
+    at REAL NOT NULL
+);
+CREATE TABLE IF NOT EXISTS settings (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+"""
+
+#: Frames the -wal may hold before the sync worker checkpoints it even in the middle of a game.
+CHECKPOINT_PAGES = 256
+
+
+class JournalError(StoreError):
+    """The journal cannot be opened, read or written; the message is one line naming the file and the cause."""
+
+
+class NameLost(JournalError):
+    """The journal's path no longer names the file being written (its folder was deleted or unmounted)."""
+
+
+class JournalFile:
+    """One gamebox journal's SQLite file, its -wal and its name; what its tables hold is read above it."""
+
+    def __init__(self, path: str | Path, wall: Callable[[], float] = time.time, read_only: bool = False,
+                 fsync: Callable[[int], None] = os.fsync, live: bool = False) -> None:
+        """Open the journal's file, moving it aside only when SQLite says it is damaged or not a journal.
+
+        ``read_only`` (``status``, ``history``, ``doctor``, the kiosk
+        display) never creates, moves, repairs or writes anything; it reads
+        one moment of the journal (:meth:`_open_image`), or with ``live``
+        (the display, which follows the game) SQLite's own read-only
+        connection. ``fsync`` is what :meth:`sync` calls on the -wal file
+        (the bench slows it down, the fault tests make it fail).
+        """
+        self.path = Path(path)
+        self.wall = wall
+        self.read_only = read_only
+        self.moved_aside: Path | None = None
+        self.wal_damage: str | None = None  # what a damaged write-ahead log cost, said once at start
+        self.losses: list[str] = []  # acknowledged actions the journal no longer holds, said once at start
+        self.log_before: int | None = None  # the -wal's size found at start (None: there was none)
+        self._fsync = fsync
+        self._sync_lock = threading.Lock()
+        self._wal = WalSync(self.path.with_name(self.path.name + "-wal"), fsync)
+        self._checkpointer: sqlite3.Connection | None = None
+        self._fd: int | None = None  # the journal's file, held to tell whether its path still names it
+        self._device: int | None = None  # the file system it is on
+        if self.path.is_dir():
+            raise JournalError(f"{self.path}: the journal is a directory, not a file")
+        if read_only:
+            self.db = self._open_read_only() if live else self._open_image()
+            return
+        usable_dir(self.path.parent, JournalError, create=True)
+        self.log_before = self._wal.wal.stat().st_size if self._wal.wal.exists() else None
+        self._check_wal()
+        try:
+            self.db = self._open()
+        except Damaged as exc:
+            self.moved_aside = self._guard(lambda: move_aside(self.path, str(exc), wall, "journal"))
+            self.db = self._open()
+        self._fd = self._guard(lambda: os.open(self.path, os.O_RDONLY | os.O_CLOEXEC))
+        self._device = os.fstat(self._fd).st_dev  # a folder back on another file system is not the journal's
+
+    # -- opening ---------------------------------------------------------------
+    def _open_image(self) -> sqlite3.Connection:
+        """One moment of the journal, in memory: nothing is created, so a full disk or a read-only mount still answers.
+
+        SQLite's ``immutable=1`` would read only the file and miss what a
+        running box has in its -wal (and assumes nobody writes); ``mode=ro``
+        must create a -shm beside a -wal, which a full disk refuses and
+        which is left behind. So the file and its -wal are read as bytes,
+        the -wal's committed frames laid over the file exactly as SQLite's
+        recovery would (:func:`committed_image`), and SQLite opens that copy.
+        """
+        if not self.path.is_file():
+            raise JournalError(f"{self.path}: no journal yet")
+        try:
+            image = committed_image(self.path)
+            db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+            if image:
+                db.deserialize(image)
+            db.execute("PRAGMA query_only=1")
+            db.execute("SELECT 1 FROM games LIMIT 1")
+        except (sqlite3.Error, OSError) as exc:
+            raise JournalError(f"{self.path}: cannot read the journal: {cause(exc)}") from None
+        return db
+
+    def _open_read_only(self) -> sqlite3.Connection:
+        if not self.path.is_file():
+            raise JournalError(f"{self.path}: no journal yet")
+        uri = read_only_uri(self.path)
+        if not self._wal.wal.exists() and not os.access(self.path.parent, os.W_OK):
+            # no -wal, and none can be made in a read-only folder: nothing is being written, read the file as it is
+            uri += "&immutable=1"
+        try:
+            db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
+            db.execute("SELECT 1 FROM games LIMIT 1")
+        except sqlite3.Error as exc:
+            raise JournalError(f"{self.path}: cannot read the journal: {cause(exc)}") from None
+        return db
+
+    def _open(self) -> sqlite3.Connection:
+        """A connection on a sound gamebox journal; :class:`Damaged` when SQLite says it is not one."""
+        return open_checked(self.path, "journal", JournalError, _foreign, _prepare)
+
+    def _check_wal(self) -> None:
+        """Before SQLite replays the -wal: a log that breaks in the middle is copied aside and reported."""
+        why = wal_damage(self.path)
+        if why is None:
+            return
+        copy = self._guard(lambda: keep_copy(self.path, self.wall))
+        self.wal_damage = f"the write-ahead log is damaged ({why}); a copy is kept at {copy}"
+
+    def _guard(self, step: Callable[[], Any]) -> Any:
+        try:
+            return step()
+        except OSError as exc:
+            raise JournalError(f"{self.path}: {cause(exc)}") from None
+
+    # -- where the acknowledged mark is kept ----------------------------------------------
+    @property
+    def mark_path(self) -> Path:
+        return mark_path(self._wal.wal)
+
+    # -- the file's name ------------------------------------------------------------------
+    def check_named(self) -> None:
+        """Raise :class:`NameLost` unless the journal's path still names the open file: what is acknowledged must be
+        where the next start reads it, not in a file whose folder was deleted or unmounted."""
+        if self._fd is None:
+            return
+        try:
+            now = os.stat(self.path)
+        except OSError as exc:
+            raise NameLost(f"{self.path}: the journal's file is gone ({cause(exc)}): its folder was deleted or "
+                           "unmounted; nothing is acknowledged until it is back") from None
+        ours = os.fstat(self._fd)
+        if (now.st_dev, now.st_ino) != (ours.st_dev, ours.st_ino):
+            raise NameLost(f"{self.path}: the path names another file now, not the open journal; "
+                           "nothing is acknowledged until the journal is written there again")
+
+    def folder_back(self) -> None:
+        """Raise :class:`JournalError` unless the journal's folder is there again, on the file system it was on
+        (a mount gone leaves an empty mount point on another one: a journal written there would be hidden later)."""
+        usable_dir(self.path.parent, JournalError, create=False)
+        if os.stat(self.path.parent).st_dev != self._device:
+            raise JournalError(f"{self.path.parent}: on another file system than the journal was (is the storage "
+                               "unmounted?); nothing is acknowledged until it is back")
+
+    def relink(self) -> None:
+        """After :class:`NameLost`, once the folder is back: copy the open journal (SQLite still reads the file
+        that lost its name) to the path, and write there from now on. Raises :class:`JournalError` while it cannot."""
+        self.folder_back()
+        with self._sync_lock:
+            if self.path.exists():  # another file took the name (an old copy on a card put back): keep it aside
+                self._guard(lambda: move_aside(self.path, "it replaced the open journal", self.wall, "journal"))
+            try:
+                target = sqlite3.connect(self.path)
+                try:
+                    self.db.backup(target)
+                finally:
+                    target.close()
+                fresh = self._open()
+            except (sqlite3.Error, Damaged) as exc:
+                raise JournalError(f"{self.path}: cannot write the journal again: {cause(exc)}") from None
+            self._close_files()
+            self.db.close()
+            self.db = fresh
+            self._wal = WalSync(self._wal.wal, self._fsync)
+            self._fd = self._guard(lambda: os.open(self.path, os.O_RDONLY | os.O_CLOEXEC))
+        log.warning("journal %s: written again from the open journal; nothing acknowledged was lost", self.path)
+
+    def close(self) -> None:
+        with self._sync_lock:
+            self._close_files()
+        self.db.close()
+
+    def _close_files(self) -> None:
+        self._wal.close()
+        if self._checkpointer is not None:
+            self._checkpointer.close()
+            self._checkpointer = None
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+    # -- durability ------------------------------------------------------------------
+    def sync(self, mark: str | None = None) -> None:
+        """Make everything recorded so far durable: fsync the -wal file (and, once, its folder); then write ``mark``.
+
+        Safe from a worker thread while the loop records: it touches only
+        its own file descriptors, never the SQLite connection.
+        """
+        if self.read_only:
+            return
+        with self._sync_lock:
+            try:
+                self._wal.sync(mark)
+            except OSError as exc:
+                raise JournalError(f"{self._wal.wal}: {failure(exc)}") from None
+
+    def checkpoint(self, force: bool = False) -> None:
+        """Copy the -wal into the database (a game's end, an idle box); off the loop, on its own connection.
+
+        Without ``force`` only a log longer than :data:`CHECKPOINT_PAGES` is copied.
+        """
+        if self.read_only:
+            return
+        with self._sync_lock:
+            try:
+                if self._checkpointer is None:
+                    self._checkpointer = sqlite3.connect(self.path, isolation_level=None, check_same_thread=False)
+                    self._checkpointer.execute("PRAGMA busy_timeout=2000")
+                    self._checkpointer.execute("PRAGMA synchronous=NORMAL")
+                wal = self._wal.wal
+                size = wal.stat().st_size if wal.exists() else 0
+                if not force and size < CHECKPOINT_PAGES * 4096:
+                    return
+                self._checkpointer.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+            except (sqlite3.Error, OSError) as exc:
+                raise JournalError(f"{self.path}: checkpoint failed: {cause(exc)}") from None
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """Every read inside sees one moment of the journal (``status --json`` under fast play)."""
+        try:
+            self.db.execute("BEGIN")
+        except sqlite3.Error as exc:
+            raise JournalError(f"{self.path}: cannot read the journal: {cause(exc)}") from None
+        try:
+            yield
+        except BaseException:
+            with suppress(sqlite3.Error):
+                self.db.execute("COMMIT")
+            raise
+        try:
+            self.db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            raise JournalError(f"{self.path}: cannot read the journal: {cause(exc)}") from None
+
+    # -- helpers -----------------------------------------------------------------
+    def _read(self, sql: str, args: tuple[Any, ...] = ()) -> list[tuple[Any, ...]]:
+        try:
+            return self.db.execute(sql, args).fetchall()
+        except sqlite3.Error as exc:
+            raise JournalError(f"{self.path}: cannot read the journal: {cause(exc)}") from None
+
+    @contextmanager
+    def _transaction(self) -> Iterator[None]:
+        """BEGIN IMMEDIATE ... COMMIT; on any failure rolled back and raised as one :class:`JournalError`."""
+        if self.read_only:
+            raise JournalError(f"{self.path}: opened read-only")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.Error as exc:
+            raise JournalError(f"{self.path}: journal write failed: {cause(exc)}") from None
+        try:
+            yield
+            self.db.execute("COMMIT")
+        except BaseException as exc:
+            try:
+                self.db.execute("ROLLBACK")
+            except sqlite3.Error:
+                pass  # SQLite already rolled back (a full disk does that itself)
+            if isinstance(exc, sqlite3.Error):
+                raise JournalError(f"{self.path}: journal write failed: {cause(exc)}") from None
+            raise
+
+
+def _foreign(db: sqlite3.Connection) -> str | None:
+    app_id = db.execute("PRAGMA application_id").fetchone()[0]
+    tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+    if app_id != APPLICATION_ID or "games" not in tables:
+        return f"not a gamebox journal (application id {app_id:#x}, tables {sorted(tables)})"
+    return None
+
+
+def _prepare(db: sqlite3.Connection) -> None:
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=NORMAL")  # commits write, sync() makes them durable
+    db.execute("PRAGMA wal_autocheckpoint=0")  # checkpoints run off the loop (checkpoint())
+    db.execute("PRAGMA busy_timeout=2000")
+    db.executescript(SCHEMA)
+    if "note" not in {r[1] for r in db.execute("PRAGMA table_info(games)")}:  # a journal of schema 1
+        db.execute("ALTER TABLE games ADD COLUMN note TEXT")
+    if db.execute("PRAGMA user_version").fetchone()[0] != SCHEMA_VERSION:  # a new or an older journal
+        db.execute(f"PRAGMA application_id={APPLICATION_ID}")
+        db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+
+
+def dumps(value: Any, path: Path) -> str:
+    try:
+        return json.dumps(value, sort_keys=True, allow_nan=False)
+    except (TypeError, ValueError) as exc:
+        raise JournalError(f"{path}: not written, the value cannot be stored: {exc}") from None
