@@ -42,7 +42,7 @@ def test_page_shows_two_stations_live_and_a_button_changes_a_volume(tmp_path: Pa
             red_card.locator("button.louder").click()
             expect(page.locator("#note")).to_have_text("volume: done", timeout=10_000)  # only when the box has answered
             expect(red_card).to_have_attribute("data-volume", "0.7", timeout=10_000)
-            assert watcher.latest("gamebox/red/state")["volume"] == 0.7
+            assert watcher.wait_for("gamebox/red/state", lambda s: s.get("volume") == 0.7)  # the watcher hears it after the page may
             assert watcher.latest("gamebox/blue/state")["volume"] == 0.6
             page.screenshot(path=str(tmp_path / "classroom.png"))
 
