@@ -17,6 +17,7 @@ import argparse
 import json
 import re
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -239,9 +240,16 @@ def play(pi: VirtualPi, plan: Plan, start: int, stop: int, report: Report) -> bo
 
 
 def same_game(status: dict, expected: dict, actions: int) -> bool:
-    """``gamebox status --json`` shows the reference game after ``actions`` actions (options are shown as given)."""
-    shared = [key for key in expected if key in status and key != "options"]
-    return status.get("actions") == actions and len(shared) > 5 and all(status[key] == expected[key] for key in shared)
+    """``gamebox status --json`` shows the reference game's state after ``actions`` actions.
+
+    The status shows the referee's state keys as they are, and its hands and pile as counts.
+    """
+    state = expected["state"]
+    shared = [key for key in state if key in status]
+    counts = {"hand_sizes": state.get("hands"), "pile_size": len(state.get("pile", []))}
+    return (status.get("actions") == actions and len(shared) >= 5
+            and all(status[key] == state[key] for key in shared)
+            and all(status[key] == value for key, value in counts.items() if key in status))
 
 
 def sound_found(recording: Path, sound: Path) -> float:
@@ -273,6 +281,7 @@ def main() -> int:
     parser.add_argument("--cache", default="/var/cache/gamebox-vm", help="where the images are kept between runs")
     parser.add_argument("--keep", action="store_true", help="keep the run's folder (disk, logs, the WAV)")
     args = parser.parse_args()
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # a time limit stops qemu, the puck and the broker too
     cache = Path(args.cache)
     cache.mkdir(parents=True, exist_ok=True)
     began = time.monotonic()
