@@ -23,6 +23,7 @@ readonly STATE_DIR=/var/lib/gamebox
 readonly UNIT=/etc/systemd/system/gamebox.service
 readonly RULE=/etc/polkit-1/rules.d/50-gamebox-power-off.rules
 readonly NETWORK=/etc/systemd/system/gamebox.service.d/network.conf
+readonly MODULES=/etc/modules-load.d/gamebox.conf
 readonly STAMP=$VENV/.gamebox-installed
 
 say() { printf 'install.sh: %s\n' "$*"; }
@@ -48,6 +49,7 @@ uninstall() {
         say "removed $UNIT"
     fi
     if [ -e "$RULE" ]; then rm -f "$RULE"; say "removed $RULE"; fi
+    if [ -e "$MODULES" ]; then rm -f "$MODULES"; say "removed $MODULES"; fi
     if [ -e "$PREFIX/systemd/network.conf" ] && cmp -s "$PREFIX/systemd/network.conf" "$NETWORK"; then
         rm -f "$NETWORK"
         say "removed $NETWORK"
@@ -214,6 +216,7 @@ enable_buses() {
 install_service() {
     place "$PREFIX/systemd/gamebox.service" "$UNIT"
     place "$PREFIX/systemd/gamebox-power-off.rules" "$RULE"
+    place "$PREFIX/systemd/modules.conf" "$MODULES"
     # A station on an MQTT broker ([network] enabled) needs the network; our own drop-in
     # comes and goes with it, one the admin has edited stays.
     if [ "$network" = network ]; then

@@ -112,8 +112,9 @@ check "the gamebox user is a system user without a login shell" \
 groups_of_gamebox() { in_root id -nG gamebox | tr ' ' '\n' | sort | paste -sd' ' -; }
 check "groups follow the pi-reference profile: audio gpio spi, no input or dialout" \
     test "$(groups_of_gamebox)" = "audio gamebox gpio spi"
-check "the unit and the power-off rule are in place" \
-    in_root test -f /etc/systemd/system/gamebox.service -a -f /etc/polkit-1/rules.d/50-gamebox-power-off.rules
+check "the unit, the power-off rule and the drivers to load at boot are in place" \
+    in_root test -f /etc/systemd/system/gamebox.service -a -f /etc/polkit-1/rules.d/50-gamebox-power-off.rules \
+    -a -f /etc/modules-load.d/gamebox.conf
 check "the service was enabled and started" \
     in_root sh -c 'grep -qx "systemctl enable gamebox.service" /var/log/systemctl.log &&
         grep -qx "systemctl start gamebox.service" /var/log/systemctl.log'

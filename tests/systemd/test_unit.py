@@ -170,3 +170,18 @@ def test_every_serial_port_a_profile_may_name_is_a_device_class_the_sandbox_allo
     """Doctor, outside the sandbox, said ok for a puck on /dev/ttyUSB0 that the service could not open."""
     allowed = {value.split()[0]: value.split()[1] for value in service_settings()["DeviceAllow"]}
     assert allowed.get(f"char-{SERIAL_PORTS[node]}") == "rw", f"{node}: DeviceAllow=char-{SERIAL_PORTS[node]} rw missing"
+
+
+# Device classes whose numbers a loadable driver registers (Debian's and Raspberry Pi OS's kernels): systemd
+# resolves char-NAME in /proc/devices when the service starts, so the driver must be loaded by then.
+MODULE_OF_CLASS = {"char-ttyUSB": "usbserial", "char-ttyACM": "cdc_acm", "char-alsa": "snd"}
+
+
+@pytest.mark.parametrize("device_class", MODULE_OF_CLASS)
+def test_the_driver_behind_each_allowed_class_is_loaded_at_boot(device_class: str) -> None:
+    """A puck plugged in after boot was refused (EPERM) until a restart: ttyUSB was not in /proc/devices yet."""
+    allowed = {value.split()[0] for value in service_settings()["DeviceAllow"]}
+    loaded = {line.strip() for line in (ROOT / "systemd/modules.conf").read_text().splitlines()
+              if line.strip() and not line.startswith("#")}
+    assert device_class in allowed and MODULE_OF_CLASS[device_class] in loaded
+    assert "systemd/modules.conf" in (ROOT / "systemd/install.sh").read_text()
