@@ -368,8 +368,10 @@ def checks(pi: VirtualPi, plan: Plan, report: Report, boot_timeout: float, say) 
     if not play(pi, plan, 0, half, report):
         return
     acked = pi.acknowledged()
+    status = pi.status()
     report.check("the first half of the game played through the reader and the puck",
-                 acked == half - 1 and same_game(pi.status(), plan.states[acked], acked + 1), f"accepted 0..{acked}")
+                 acked == half - 1 and same_game(status, plan.states[acked], acked + 1),
+                 f"accepted 0..{acked}; status {json.dumps(status)[:160]}")
     # -- 4. a power cut mid-game ------------------------------------------------------------------------------
     assert pi.machine is not None
     pi.stop()  # the puck's firmware goes with the box's power
