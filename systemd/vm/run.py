@@ -18,7 +18,6 @@ import json
 import re
 import shutil
 import signal
-import socket
 import subprocess
 import sys
 import tempfile
@@ -111,10 +110,9 @@ class Broker:
     """Mosquitto on the host's loopback, on a port the system hands out."""
 
     def __init__(self, where: Path) -> None:
-        probe = socket.socket()
-        probe.bind(("127.0.0.1", 0))
-        self.port = probe.getsockname()[1]
-        probe.close()
+        from tests.station.brokers import free_port
+
+        self.port = free_port()
         self.log = where / "mosquitto.log"
         conf = where / "mosquitto.conf"
         conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\nlog_dest file {self.log}\n"
