@@ -180,7 +180,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         finally:
             journal.close()
     if status is None:
-        status = {"game": None, "menu": menu, "message": "no game in the journal yet"}
+        message = "no game in the journal yet" if path.exists() else f"no journal at {path} yet"  # shows a box kept elsewhere
+        status = {"game": None, "menu": menu, "message": message}
     if args.json:
         print(json.dumps(status, sort_keys=True))
     elif status.get("game") is None:
@@ -195,13 +196,14 @@ def cmd_history(args: argparse.Namespace) -> int:
     from controller.report import history_lines
 
     path = _journal_path(args)
-    games = []
-    if path.exists():
-        journal = Journal(path, read_only=True)
-        try:
-            games = journal.history(args.limit)
-        finally:
-            journal.close()
+    if not path.exists():
+        print(f"no journal at {path} yet")  # the path shows a box kept elsewhere (the service's /var/lib/gamebox)
+        return 0
+    journal = Journal(path, read_only=True)
+    try:
+        games = journal.history(args.limit)
+    finally:
+        journal.close()
     print("\n".join(history_lines(games)))
     return 0
 

@@ -138,6 +138,7 @@ profile = "pi-reference"
 language = "en"
 volume = 0.6
 volume_max = 0.8
+state_dir = "/var/lib/gamebox"  # the service's; named so that gamebox status and history read it too
 TOML
         say "wrote $CONFIG"
         changed=1

@@ -18,13 +18,13 @@ import json
 import re
 import shutil
 import signal
-import subprocess
 import sys
 import tempfile
 import time
-import wave
 from dataclasses import dataclass, field
 from pathlib import Path
+
+import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
@@ -33,6 +33,7 @@ from qemu import BROKER_ADDRESS, Machine, Puck  # noqa: E402
 
 ROOT = images.ROOT
 sys.path.insert(0, str(ROOT))
+from tests.station.brokers import Broker, Watcher  # noqa: E402  (the station tests' Mosquitto and subscriber)
 
 GAME, PLAYERS, SEED = "pirates", 2, 2  # a short whole game: one round, no parrot (the puck cannot hold)
 GAME_OPTIONS = {"wins_needed": 1, "leave_out": ["parrot"]}
@@ -43,6 +44,7 @@ language = "en"
 seed = 1
 handover = 0.0
 repeat_window = 0.0
+state_dir = "/var/lib/gamebox"
 [games.pirates]
 wins_needed = {GAME_OPTIONS["wins_needed"]}
 leave_out = {json.dumps(GAME_OPTIONS["leave_out"])}
@@ -50,7 +52,9 @@ leave_out = {json.dumps(GAME_OPTIONS["leave_out"])}
 # Emulation starts Python and pygame 20-50 times slower than a Pi does: the first start may take minutes
 # (systemd's default is 90 s). Nothing else of the unit is changed; the test prints how long READY took.
 EMULATION_DROPIN = "[Service]\nTimeoutStartSec=15min\n"
-NETWORK_TOML = f'[network]\nenabled = true\nbroker = "{BROKER_ADDRESS}"\nstation = "virtual-pi"\n'
+STATION = "virtual-pi"
+NETWORK_TOML = f'[network]\nenabled = true\nbroker = "{BROKER_ADDRESS}"\nstation = "{STATION}"\n'
+ERRNO_97 = re.compile(r"Address family not supported|Errno 97")
 GAMEBOX = "/opt/gamebox/.venv/bin/gamebox"
 AS_SERVICE_USER = "runuser -u gamebox -- env -C /var/lib/gamebox"
 DENIALS = re.compile(r"audit|EPERM|Permission denied|Operation not permitted|Traceback", re.I)
@@ -104,29 +108,6 @@ def reference(where: Path) -> Plan:
 def uids(cards: set[str]) -> dict[str, int]:
     """A uid for each card, short to type (the reader types it in decimal; the box reads 4 bytes)."""
     return {card: 100 + n for n, card in enumerate(sorted(cards))}
-
-
-class Broker:
-    """Mosquitto on the host's loopback, on a port the system hands out."""
-
-    def __init__(self, where: Path) -> None:
-        from tests.station.brokers import free_port
-
-        self.port = free_port()
-        self.log = where / "mosquitto.log"
-        conf = where / "mosquitto.conf"
-        conf.write_text(f"listener {self.port} 127.0.0.1\nallow_anonymous true\nlog_dest file {self.log}\n"
-                        "log_type all\npersistence false\n")
-        self.process = subprocess.Popen(["mosquitto", "-c", str(conf)], stdout=subprocess.DEVNULL,
-                                        stderr=subprocess.DEVNULL)
-
-    def connections(self) -> int:
-        text = self.log.read_text(errors="replace") if self.log.exists() else ""
-        return text.count("New client connected")
-
-    def stop(self) -> None:
-        self.process.terminate()
-        self.process.wait(10)
 
 
 class VirtualPi:
@@ -250,27 +231,50 @@ def same_game(status: dict, expected: dict, actions: int) -> bool:
             and all(status[key] == value for key, value in counts.items() if key in status))
 
 
+RATE, FRAME, HOP = 22050, 2048, 1102  # the sound files' rate; 93 ms windows every 50 ms
+
+
+def samples(path: Path) -> np.ndarray:
+    """A WAV file as mono samples at :data:`RATE`. qemu writes a recording's sizes only when it closes it, so a
+    machine killed mid-recording leaves zeros there: the samples are read to the end of the file."""
+    header = path.read_bytes()[:44]
+    channels, rate = int.from_bytes(header[22:24], "little"), int.from_bytes(header[24:28], "little")
+    frames = np.fromfile(path, dtype="<i2", offset=44).astype(np.float32)
+    frames = frames[:len(frames) // channels * channels].reshape(-1, channels).mean(axis=1)
+    step = rate // RATE  # 44,100 Hz from qemu: every pair averaged
+    return frames[:len(frames) // step * step].reshape(-1, step).mean(axis=1)
+
+
+def spectrogram(x: np.ndarray) -> np.ndarray:
+    count = max(0, (len(x) - FRAME) // HOP + 1)
+    window = np.hanning(FRAME).astype(np.float32)
+    rows = [np.abs(np.fft.rfft(np.stack([x[i * HOP:i * HOP + FRAME] for i in range(start, min(count, start + 1000))])
+                               * window, axis=1)) for start in range(0, count, 1000)]
+    return np.concatenate(rows) if rows else np.zeros((0, FRAME // 2 + 1), np.float32)
+
+
 def sound_found(recording: Path, sound: Path) -> float:
-    """How strongly ``sound`` is in ``recording``: the best normalised correlation of its envelope (0..1)."""
-    import numpy as np
-
-    def envelope(path: Path, rate: int = 1000) -> np.ndarray:
-        with wave.open(str(path)) as w:
-            frames = np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(np.float32)
-            frames = frames.reshape(-1, w.getnchannels()).mean(axis=1)
-            step = max(1, w.getframerate() // rate)
-        usable = len(frames) // step * step
-        return np.abs(frames[:usable]).reshape(-1, step).mean(axis=1)
-
-    heard, wanted = envelope(recording), envelope(sound)
-    if len(heard) < len(wanted) or not wanted.any():
+    """How much of ``sound`` is in ``recording`` (0..1): the share of its tones, frame by frame, that the recording
+    has at one moment (the best). Voices play over the effects, so the recording is a mix: a fingerprint of
+    spectral peaks survives mixing where the envelope's correlation does not. Measured on a run's recordings:
+    the treasure fanfare under the voice lines 0.87 (0.44 by envelope); absent (the boot before the game's end)
+    0.27; the round's fanfare, whose brass shares its notes and did not play, 0.69."""
+    heard, wanted = spectrogram(samples(recording)), spectrogram(samples(sound))
+    if len(heard) <= len(wanted):
         return 0.0
-    wanted = (wanted - wanted.mean()) / (wanted.std() or 1)
-    windows = np.lib.stride_tricks.sliding_window_view(heard, len(wanted))
-    std = windows.std(axis=1)
-    std[std == 0] = np.inf
-    scores = ((windows - windows.mean(axis=1, keepdims=True)) @ wanted) / (std * len(wanted))
-    return float(scores.max())
+    tones = []  # each loud frame of the sound: its six strongest peaks
+    for i in np.flatnonzero(wanted.sum(axis=1) > 0.1 * wanted.sum(axis=1).max()):
+        row = wanted[i]
+        peaks = np.flatnonzero((row[1:-1] > row[:-2]) & (row[1:-1] >= row[2:])) + 1
+        top = peaks[np.argsort(row[peaks])[-6:]]
+        tones.append((i, top[row[top] > 0.05 * row.max()]))
+    # the recording's peaks that stand out of their frame
+    near = np.zeros(heard.shape, bool)
+    near[:, 1:-1] = ((heard[:, 1:-1] >= heard[:, :-2]) & (heard[:, 1:-1] >= heard[:, 2:])
+                     & (heard[:, 1:-1] > 4 * np.median(heard, axis=1, keepdims=True)))
+    offsets = len(heard) - len(wanted)
+    found = sum(near[i:i + offsets][:, top].sum(axis=1) for i, top in tones)
+    return float(np.max(found) / max(1, sum(len(top) for _, top in tones)))
 
 
 def main() -> int:
@@ -290,6 +294,7 @@ def main() -> int:
     where = Path(tempfile.mkdtemp(prefix="gamebox-vm.", dir="/var/tmp"))
     report = Report()
     broker = Broker(where)
+    broker.start()
     pi = VirtualPi(args.arch, image, where, images.source_disk(where), broker)
     try:
         plan = reference(where / "reference")
@@ -416,7 +421,7 @@ def checks(pi: VirtualPi, plan: Plan, report: Report, boot_timeout: float, say) 
     report.check("the power-off card powers the machine off through logind (qemu exits)", off)
     for name in ("card-ok", "treasure-fanfare"):
         score = sound_found(recording, ROOT / f"sounds/{name}.wav")
-        report.check(f"the speaker played {name}.wav", score > 0.6, f"correlation {score:.2f}")
+        report.check(f"the speaker played {name}.wav", score > 0.8, f"{score:.0%} of its tones found")
     pi.stop()
     if not off:
         return
@@ -428,25 +433,35 @@ def checks(pi: VirtualPi, plan: Plan, report: Report, boot_timeout: float, say) 
 
 
 def station(pi: VirtualPi, report: Report) -> None:
-    """[network] on: install.sh adds the drop-in and the box reaches the host's broker; without it, no socket."""
+    """[network] on: install.sh adds the drop-in and the station's state reaches the host's broker; without it, no
+    socket (the service's log says the address family is refused) and no new connection says it is online."""
     assert pi.broker is not None
-    before = pi.broker.connections()
-    pi.ok(f"cat >> {CONFIG} <<'TOML'\n{NETWORK_TOML}TOML")
-    pi.ok("/home/builder/gamebox/systemd/install.sh 2>&1", timeout=900)
+    online = f"gamebox/{STATION}/online"
+    watcher = Watcher(pi.broker, f"gamebox/{STATION}/#")
     try:
-        pi.wait_for("the station to reach the broker", lambda: pi.broker.connections() > before, 120)
-        reached = True
-    except TimeoutError:
-        reached = False
-    report.check("a station with the network drop-in reaches a Mosquitto on the host's loopback", reached)
-    pi.ok("rm /etc/systemd/system/gamebox.service.d/network.conf && systemctl daemon-reload && systemctl restart gamebox")
-    pi.wait_ready(300)
-    before = pi.broker.connections()
-    time.sleep(15)
-    log = pi.journal()
-    report.check("without the drop-in the station cannot open a socket",
-                 pi.broker.connections() == before and re.search(r"Address family not supported|Errno 97", log) is not None,
-                 "no connection reached the broker")
+        pi.ok(f"cat >> {CONFIG} <<'TOML'\n{NETWORK_TOML}TOML")
+        pi.ok("/home/builder/gamebox/systemd/install.sh 2>&1", timeout=900)
+        try:
+            first = watcher.wait_for(online, lambda m: m.get("online") is True, 180)
+            state = watcher.wait_for(f"gamebox/{STATION}/state", lambda m: True, 60)
+            report.check("a station with the network drop-in publishes its state to a Mosquitto on the host's loopback",
+                         True, f"mode {state.get('mode')}")
+        except AssertionError as error:
+            first = {}
+            report.check("a station with the network drop-in publishes its state to a Mosquitto on the host's loopback",
+                         False, str(error))
+        pi.ok("rm /etc/systemd/system/gamebox.service.d/network.conf && systemctl daemon-reload && systemctl restart gamebox")
+        pi.wait_ready(300)
+        try:
+            pi.wait_for("the station's refused socket", lambda: ERRNO_97.search(pi.journal()), 120)
+            refused = True
+        except TimeoutError:
+            refused = False
+        again = [m for m in watcher.json_on(online) if m.get("online") is True and m.get("boot") != first.get("boot")]
+        report.check("without the drop-in the station cannot open a socket", refused and not again,
+                     f"refused in the log: {refused}; online again: {len(again)} times")
+    finally:
+        watcher.close()
     pi.ok(f"sed -i '/^\\[network\\]/,$d' {CONFIG} && /home/builder/gamebox/systemd/install.sh 2>&1", timeout=900)
     pi.wait_ready(300)
 

@@ -334,12 +334,23 @@ def test_status_reads_one_moment_of_a_journal_being_written(tmp_path: Path, monk
     assert status["actions"] == 1 and status["hand_sizes"] == [5, 5]
 
 
-def test_status_without_any_game_is_a_json_object(tmp_path: Path, capsys) -> None:
+def test_status_without_any_journal_names_where_it_looked(tmp_path: Path, capsys) -> None:
+    """Found in the virtual Pi: status run by hand read another folder than the service's, and said only
+    "no game yet" while a game was being played; the path shows where it looked."""
+    journal = tmp_path / "journal.sqlite"
+    assert main(["status", "--state-dir", str(tmp_path), "--json"]) == 0
+    assert json.loads(capsys.readouterr().out) == {"game": None, "menu": None, "message": f"no journal at {journal} yet"}
+    assert main(["status", "--state-dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == f"no journal at {journal} yet\n"
+    assert main(["history", "--state-dir", str(tmp_path)]) == 0
+    assert capsys.readouterr().out == f"no journal at {journal} yet\n"
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_status_of_a_journal_without_a_game_says_so(tmp_path: Path, capsys) -> None:
+    Journal(tmp_path / "journal.sqlite").close()
     assert main(["status", "--state-dir", str(tmp_path), "--json"]) == 0
     assert json.loads(capsys.readouterr().out) == {"game": None, "menu": None, "message": "no game in the journal yet"}
-    assert main(["status", "--state-dir", str(tmp_path)]) == 0
-    assert capsys.readouterr().out == "no game in the journal yet\n"
-    assert list(tmp_path.iterdir()) == []
 
 
 @pytest.mark.parametrize("command", ["status", "history", "run"])

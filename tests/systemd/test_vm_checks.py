@@ -1,0 +1,63 @@
+"""The virtual Pi's own judges (``systemd/vm/run.py``), tried on recordings made here: a check that cannot fail
+proves nothing, and one that fails on a sound that did play hides the box's speaker."""
+
+from __future__ import annotations
+
+import sys
+import wave
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "systemd" / "vm"))
+run = pytest.importorskip("run")  # noqa: E402  (needs numpy, the [test] extra's)
+
+SOUNDS = ROOT / "sounds"
+
+
+def mono(name: str) -> np.ndarray:
+    with wave.open(str(SOUNDS / name)) as w:
+        return np.frombuffer(w.readframes(w.getnframes()), dtype="<i2").astype(np.float32)
+
+
+def record(path: Path, *parts: tuple[float, np.ndarray], seconds: float = 12.0, killed: bool = False) -> Path:
+    """What qemu's wav audiodev writes: 44.1 kHz stereo of the guest's mix; sizes zero when qemu was killed."""
+    mix = np.zeros(int(seconds * 22050), np.float32)
+    for at, sound in parts:
+        start = int(at * 22050)
+        mix[start:start + len(sound)] += sound
+    noise = np.random.default_rng(1).normal(0, 30, len(mix) * 2)
+    stereo = np.repeat(np.repeat(mix, 2) + noise, 2)  # 22.05 kHz held to 44.1 kHz, both channels
+    with wave.open(str(path), "wb") as w:
+        w.setnchannels(2)
+        w.setsampwidth(2)
+        w.setframerate(44100)
+        w.writeframes(np.clip(stereo, -32768, 32767).astype("<i2").tobytes())
+    if killed:
+        with open(path, "r+b") as f:
+            f.seek(4), f.write(bytes(4)), f.seek(40), f.write(bytes(4))
+    return path
+
+
+def test_the_fanfare_is_found_under_the_winners_voice_line(tmp_path: Path) -> None:
+    """The winner's show plays the fanfare and says the line at once (``controller/stage/shows.toml``,
+    ``[show.winner.pirates]``): the speaker's mix still holds the fanfare."""
+    heard = record(tmp_path / "speaker.wav", (1.0, mono("card-ok.wav")),
+                   (4.0, mono("treasure-fanfare.wav")), (4.0, mono("voice/en/treasure-2.wav")))
+    assert run.sound_found(heard, SOUNDS / "treasure-fanfare.wav") > 0.8
+    assert run.sound_found(heard, SOUNDS / "card-ok.wav") > 0.8
+
+
+def test_a_sound_that_did_not_play_is_not_found(tmp_path: Path) -> None:
+    """Other brass (the round's fanfare, the goodbye) and the voice are not the treasure fanfare."""
+    heard = record(tmp_path / "speaker.wav", (1.0, mono("round-fanfare.wav")), (3.0, mono("game-over.wav")),
+                   (3.5, mono("voice/en/treasure-2.wav")), (7.0, mono("ship-horn.wav")))
+    assert run.sound_found(heard, SOUNDS / "treasure-fanfare.wav") < 0.7
+    assert run.sound_found(heard, SOUNDS / "siren.wav") < 0.7
+
+
+def test_a_recording_cut_off_by_a_killed_machine_is_read_to_its_end(tmp_path: Path) -> None:
+    heard = record(tmp_path / "speaker.wav", (8.0, mono("treasure-fanfare.wav")), killed=True)
+    assert run.sound_found(heard, SOUNDS / "treasure-fanfare.wav") > 0.8
