@@ -131,9 +131,20 @@ class Machine:
         """
         for char in text:
             for down in (True, False):
-                key = {"type": "key", "data": {"down": down, "key": {"type": "qcode", "data": QCODES[char]}}}
-                self.qmp("input-send-event", device="screen", events=[key])
+                self._key(char, down)
                 time.sleep(gap)
+
+    def release_keys(self, text: str, gap: float = 0.5) -> None:
+        """Let go of every key of ``text``. qemu's keyboard keeps 16 events for the guest's next poll and drops
+        what comes while they wait: a starved guest can miss a release and hold that key (Enter, often) for good,
+        after which pressing it again reports nothing."""
+        for char in sorted(set(text)):
+            self._key(char, False)
+            time.sleep(gap)
+
+    def _key(self, char: str, down: bool) -> None:
+        key = {"type": "key", "data": {"down": down, "key": {"type": "qcode", "data": QCODES[char]}}}
+        self.qmp("input-send-event", device="screen", events=[key])
 
     # -- the control line --------------------------------------------------------------
     def wait_agent(self, timeout: float) -> float:
