@@ -156,15 +156,15 @@ class Daemon:
             self.out("ready")
             self.ready.set()
             self._report_status()
-            tasks.append(asyncio.create_task(self._pump()))
-            tasks.append(asyncio.create_task(self._syncer()))
+            tasks.append(asyncio.create_task(self._pump(), name="the input pump"))
+            tasks.append(asyncio.create_task(self._syncer(), name="the journal's syncer"))
             simulated = any(reader.driver == "sim" for reader in self.devices.readers.values())
             if self.stdin or (self.stdin is None and simulated):
-                tasks.append(asyncio.create_task(self._read_stdin()))
+                tasks.append(asyncio.create_task(self._read_stdin(), name="standard input"))
             watchdog = int(os.environ.get("WATCHDOG_USEC", "0"))
             if watchdog:
-                tasks.append(asyncio.create_task(self._watchdog(watchdog / 2e6)))
-            await self.stopping.wait()
+                tasks.append(asyncio.create_task(self._watchdog(watchdog / 2e6), name="the watchdog"))
+            code = await self._until_stopped(tasks)
         finally:
             for task in tasks:
                 task.cancel()
@@ -182,7 +182,29 @@ class Daemon:
             self.registry.close()
             self.lock.release()
             self.out("stopped")
-        return 0
+        return code
+
+    async def _until_stopped(self, tasks: list[asyncio.Task]) -> int:
+        """Wait for a stop; 1 when one of ``tasks`` died first.
+
+        A task that dies in silence leaves a box that looks alive: the
+        watchdog is still fed while no action is ever acknowledged again. So
+        its traceback is logged and the daemon ends with an error; systemd
+        starts it again and the game resumes from the journal.
+        """
+        stop = asyncio.create_task(self.stopping.wait())
+        running = {stop, *tasks}
+        try:
+            while not self.stopping.is_set():
+                done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+                for task in done - {stop}:
+                    if not task.cancelled() and task.exception() is not None:
+                        log.critical("%s stopped on an error; the box stops so that it is started again",
+                                     task.get_name(), exc_info=task.exception())
+                        return 1
+            return 0
+        finally:
+            stop.cancel()
 
     # -- the loop ----------------------------------------------------------------------
     async def _pump(self) -> None:
@@ -336,7 +358,7 @@ class Daemon:
             return
         try:
             await self._make_durable(loop)
-        except StoreError as exc:
+        except Exception as exc:  # a disk's refusal, or the error that stopped the syncer: the stop goes on
             log.error("%s; %d actions may not be on the disk", exc, len(self._unsynced))
             return
         for seq in self._unsynced:

@@ -130,3 +130,34 @@ def test_the_config_tunes_the_hold_time_of_the_buttons(tmp_path: Path) -> None:
         await stopped(daemon, task)
 
     asyncio.run(scenario())
+
+
+def test_a_task_that_dies_stops_the_box_with_its_traceback_and_the_next_start_resumes(tmp_path: Path, caplog) -> None:
+    """Seen in the virtual Pi: the box played on and its watchdog was fed while no action was acknowledged any
+    more. A task that dies now ends the daemon with an error (systemd starts it again: ``Restart=on-failure``)."""
+
+    async def first() -> tuple[int, list[str]]:
+        daemon, task, clock, lines = await started(tmp_path)
+        daemon.box.new_game("pirates", 2)
+
+        def broken(game_id: int | None) -> str:
+            raise RuntimeError("a bug in the syncer")
+
+        daemon.journal.mark = broken  # type: ignore[method-assign]
+        auto = Autoplayer(daemon.box, 1)
+        await perform(daemon.devices, auto.inputs(auto.choose()[1]), clock.run_for)
+        await clock.run_for(1.0)
+        assert task.done(), "the daemon went on without its syncer"
+        return task.result(), lines
+
+    code, lines = asyncio.run(first())
+    assert code == 1 and not any(line.startswith("accepted") for line in lines)
+    assert "the journal's syncer stopped on an error" in caplog.text and "RuntimeError: a bug in the syncer" in caplog.text
+
+    async def again() -> list[str]:
+        daemon, task, _clock, lines = await started(tmp_path)
+        await stopped(daemon, task)
+        return lines
+
+    resumed = [line for line in asyncio.run(again()) if line.startswith("resumed")]
+    assert resumed and resumed[0].startswith("resumed 1 1 ")  # game 1, its one action
