@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import os
 import select
 import shutil
@@ -35,6 +36,7 @@ from tests.box.daemon_helpers import started, stopped
 from tests.box.helpers import RecordingStage
 from tests.box.storage_faults import fill, make_room, read_only, small_disk
 from tests.box.test_table_children import call_window_open
+from tests.sim.test_commands import record_game
 
 ROOT = Path(__file__).resolve().parents[2]
 PATIENCE = 30.0  # seconds a real child process may take to answer on a loaded machine
@@ -403,3 +405,26 @@ def test_after_a_restart_the_waiting_card_is_announced_and_a_re_tap_is_the_same_
     assert again.pending is not None and stage.prompts[-1] == announced
     again.press("die")
     assert again.engine.log[-1] == dict(held, call=call) and "mau_penalty" not in stage.show_names
+
+
+# -- the rest of issue 22 --------------------------------------------------------------------------------
+def test_status_on_a_gap_says_the_action_the_box_resumes_at_and_the_gap(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    record_game(journal, "pirates", 2, seed=3, actions=12)
+    journal.close()
+    db = sqlite3.connect(path)
+    db.execute("DELETE FROM actions WHERE game_id=1 AND seq=7")  # a damaged row
+    db.commit()
+    db.close()
+    assert main(["status", "--state-dir", str(tmp_path), "--json"]) == 0
+    status = json.loads(capsys.readouterr().out)
+    assert main(["status", "--state-dir", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    box = Journal(path)  # what the box resumes
+    resumes_at = box.unfinished().actions
+    box.close()
+    assert resumes_at == 7 and status["actions"] == 7, "status counts rows the box does not replay"
+    said = "game 1's action numbers jump from 6 to 8: the game resumes at action 7, the 4 actions after the gap are left out"
+    assert status["gap"] == said
+    assert [line for line in lines if "jump" in line] == [f"gap: {json.dumps(said)}"]
