@@ -428,3 +428,51 @@ def test_status_on_a_gap_says_the_action_the_box_resumes_at_and_the_gap(tmp_path
     said = "game 1's action numbers jump from 6 to 8: the game resumes at action 7, the 4 actions after the gap are left out"
     assert status["gap"] == said
     assert [line for line in lines if "jump" in line] == [f"gap: {json.dumps(said)}"]
+
+
+def kept_per_game(state: Path) -> dict[int, int]:
+    """What SQLite itself recovers of each game (on a copy, so the files under test are not touched)."""
+    probe = state.with_name(state.name + "-probe")
+    shutil.copytree(state, probe)
+    db = sqlite3.connect(probe / "journal.sqlite")
+    try:
+        return dict(db.execute("SELECT game_id, count(*) FROM actions GROUP BY game_id").fetchall())
+    finally:
+        db.close()
+        shutil.rmtree(probe)
+
+
+def test_the_end_of_the_previous_game_lost_after_a_new_game_began_is_said_aloud(tmp_path: Path, caplog) -> None:
+    """The acknowledged mark covers every game: a new game's mark must not hide that the game before it lost its
+    last actions (a write-ahead log cut short holds the end of the one and the start of the other)."""
+    state, cut = tmp_path / "box", tmp_path / "cut"
+
+    async def scenario() -> None:
+        daemon, task, clock, lines = await started(state)
+        daemon.box.new_game("pirates", 2)
+        await play(daemon, clock, Autoplayer(daemon.box, 3), 30)
+        await daemon.durable()
+        assert daemon.box.abandon_game() and daemon.box.new_game("pirates", 2)  # the new-game card
+        await play(daemon, clock, Autoplayer(daemon.box, 4), 5)
+        await daemon.durable()
+        assert accepted(lines)[-1] == 4 and daemon.box.game_id == 2
+        shutil.copytree(state, cut)  # the power goes
+        await stopped(daemon, task)
+
+    asyncio.run(scenario())
+    (cut / "journal.sqlite-shm").unlink(missing_ok=True)
+    wal = cut / "journal.sqlite-wal"
+    frame = 24 + 4096
+    frames = (wal.stat().st_size - 32) // frame
+    os.truncate(wal, 32 + frames // 2 * frame)  # the log ends early: in game 1's last actions
+    kept = kept_per_game(cut)
+    assert 0 < kept.get(1, 0) < 30 and kept.get(2, 0) == 0, kept
+    lines, shows = start_after_the_cut(cut)
+    assert f"resumed 1 {kept[1]} " in "\n".join(lines), "the box resumes game 1, whose abandonment was lost too"
+    assert "journal_lost" in shows and "moves-lost" in shows
+    assert [e for e in errors(caplog) if "lost" in e] == [
+        f"journal {cut}/journal.sqlite: the SD card lost the last {35 - kept[1]} acknowledged actions "
+        f"({30 - kept[1]} of the games before game 2, 5 of game 2): game 2 is gone, game 1 resumes at action {kept[1]}"]
+    caplog.clear()
+    start_after_the_cut(cut)
+    assert not [e for e in errors(caplog) if "lost" in e], "a loss is said once, not at every start"
