@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from controller.storage.store import (
-    Damaged, StoreError, cause, committed_image, keep_copy, move_aside, open_checked, read_only_uri, usable_dir,
-    wal_damage,
+    Damaged, HeldName, StoreError, cause, committed_image, keep_copy, move_aside, open_checked, read_only_uri,
+    usable_dir, wal_damage,
 )
 from controller.storage.walsync import WalSync, failure, mark_path
 
@@ -104,8 +104,7 @@ class JournalFile:
         self._sync_lock = threading.Lock()
         self._wal = WalSync(self.path.with_name(self.path.name + "-wal"), fsync)
         self._checkpointer: sqlite3.Connection | None = None
-        self._fd: int | None = None  # the journal's file, held to tell whether its path still names it
-        self._device: int | None = None  # the file system it is on
+        self._name: HeldName | None = None  # the journal's file, held to tell whether its path still names it
         if self.path.is_dir():
             raise JournalError(f"{self.path}: the journal is a directory, not a file")
         if read_only:
@@ -119,8 +118,7 @@ class JournalFile:
         except Damaged as exc:
             self.moved_aside = self._guard(lambda: move_aside(self.path, str(exc), wall, "journal"))
             self.db = self._open()
-        self._fd = self._guard(lambda: os.open(self.path, os.O_RDONLY | os.O_CLOEXEC))
-        self._device = os.fstat(self._fd).st_dev  # a folder back on another file system is not the journal's
+        self._name = self._guard(lambda: HeldName(self.path, "journal"))
 
     # -- opening ---------------------------------------------------------------
     def _open_image(self) -> sqlite3.Connection:
@@ -187,25 +185,14 @@ class JournalFile:
     def check_named(self) -> None:
         """Raise :class:`NameLost` unless the journal's path still names the open file: what is acknowledged must be
         where the next start reads it, not in a file whose folder was deleted or unmounted."""
-        if self._fd is None:
-            return
-        try:
-            now = os.stat(self.path)
-        except OSError as exc:
-            raise NameLost(f"{self.path}: the journal's file is gone ({cause(exc)}): its folder was deleted or "
-                           "unmounted; nothing is acknowledged until it is back") from None
-        ours = os.fstat(self._fd)
-        if (now.st_dev, now.st_ino) != (ours.st_dev, ours.st_ino):
-            raise NameLost(f"{self.path}: the path names another file now, not the open journal; "
-                           "nothing is acknowledged until the journal is written there again")
+        why = None if self._name is None else self._name.lost()
+        if why is not None:
+            raise NameLost(f"{self.path}: {why}; nothing is acknowledged until it is back")
 
     def folder_back(self) -> None:
-        """Raise :class:`JournalError` unless the journal's folder is there again, on the file system it was on
-        (a mount gone leaves an empty mount point on another one: a journal written there would be hidden later)."""
-        usable_dir(self.path.parent, JournalError, create=False)
-        if os.stat(self.path.parent).st_dev != self._device:
-            raise JournalError(f"{self.path.parent}: on another file system than the journal was (is the storage "
-                               "unmounted?); nothing is acknowledged until it is back")
+        """Raise :class:`JournalError` unless the journal's folder is there again, on the file system it was on."""
+        if self._name is not None:
+            self._name.folder_back(JournalError)
 
     def relink(self) -> None:
         """After :class:`NameLost`, once the folder is back: copy the open journal (SQLite still reads the file
@@ -227,7 +214,7 @@ class JournalFile:
             self.db.close()
             self.db = fresh
             self._wal = WalSync(self._wal.wal, self._fsync)
-            self._fd = self._guard(lambda: os.open(self.path, os.O_RDONLY | os.O_CLOEXEC))
+            self._name = self._guard(lambda: HeldName(self.path, "journal"))
         log.warning("journal %s: written again from the open journal; nothing acknowledged was lost", self.path)
 
     def close(self) -> None:
@@ -240,9 +227,9 @@ class JournalFile:
         if self._checkpointer is not None:
             self._checkpointer.close()
             self._checkpointer = None
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+        if self._name is not None:
+            self._name.close()
+            self._name = None
 
     # -- durability ------------------------------------------------------------------
     def sync(self, mark: str | None = None) -> None:

@@ -152,6 +152,44 @@ def read_only_uri(path: Path) -> str:
     return f"{path.resolve().as_uri()}?mode=ro"
 
 
+class HeldName:
+    """A state file held open by a descriptor, to tell whether its path still names it.
+
+    A folder deleted or unmounted leaves the open file readable and writable
+    but nameless: what is written there is gone at the next start, and what
+    another program writes at the path is never seen. The journal and the
+    tag registry both follow their names with this.
+    """
+
+    def __init__(self, path: Path, what: str) -> None:
+        """Raises ``OSError`` when the file cannot be opened."""
+        self.path, self.what = path, what
+        self.fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        self.device = os.fstat(self.fd).st_dev  # a folder back on another file system is not the one it was in
+
+    def lost(self) -> str | None:
+        """Why the path no longer names the open file, in words; None while it does."""
+        try:
+            now = os.stat(self.path)
+        except OSError as exc:
+            return f"the {self.what}'s file is gone ({cause(exc)}): its folder was deleted or unmounted"
+        ours = os.fstat(self.fd)
+        if (now.st_dev, now.st_ino) != (ours.st_dev, ours.st_ino):
+            return f"the path names another file now, not the open {self.what}"
+        return None
+
+    def folder_back(self, error: type[StoreError]) -> None:
+        """Raise ``error`` unless the folder is there again, on the file system it was on (a mount gone leaves an
+        empty mount point on another one: a file written there would be hidden by the mount later)."""
+        usable_dir(self.path.parent, error, create=False)
+        if os.stat(self.path.parent).st_dev != self.device:
+            raise error(f"{self.path.parent}: on another file system than the {self.what} was (is the storage "
+                        "unmounted?); waiting until it is back")
+
+    def close(self) -> None:
+        os.close(self.fd)
+
+
 # -- the write-ahead log -------------------------------------------------------------------
 WAL_MAGIC = (0x377F0682, 0x377F0683)
 

@@ -24,9 +24,11 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+import pytest
+
 from controller.autoplay import Autoplayer, perform
 from controller.box.box import Box
-from controller.box.tags import Registry
+from controller.box.tags import Registry, RegistryError
 from controller.cli import main
 from controller.games import engine_class
 from controller.stage.shows import ShowBook
@@ -476,3 +478,62 @@ def test_the_end_of_the_previous_game_lost_after_a_new_game_began_is_said_aloud(
     caplog.clear()
     start_after_the_cut(cut)
     assert not [e for e in errors(caplog) if "lost" in e], "a loss is said once, not at every start"
+
+
+def test_a_card_enrolled_after_the_state_directory_was_deleted_is_known_to_the_running_box(
+        tmp_path: Path, caplog) -> None:
+    """The tag registry follows its name as the journal does: gone is said once and shown, and once the folder is
+    back (here with a new registry an ``enroll`` made there) the running box reads the file at the path again."""
+    state = tmp_path / "state"
+    old, new = b"\x04\x01\x02\x03\x04\x05\x06", b"\x04\x0a\x0b\x0c\x0d\x0e\x0f"
+    registry = Registry(state / "tags.sqlite")
+    registry.enroll(old, "red-pirate-2")
+    registry.close()
+
+    async def scenario() -> None:
+        daemon, task, clock, _lines = await started(state)
+        reader = next(iter(daemon.devices.readers.values()))
+
+        async def tap(uid: bytes) -> str:
+            """What the box shows for the tag: ``not_now`` for a known card (no game yet), ``unknown_card``..."""
+            count = len(daemon.stage.transcript)
+            reader.tap(uid)
+            await clock.run_for(0.3)
+            reader.remove()
+            await clock.run_for(5)  # past the tap filter's window: the same card again is a new tap
+            return [name for _t, kind, name in daemon.stage.transcript[count:] if kind == "show"][0]
+
+        assert await tap(old) == "not_now"
+        shutil.rmtree(state)  # rm -rf, a card pulled
+        assert await tap(old) == "device_fault"
+        assert await tap(old) == "not_now", "the cards enrolled so far are still known meanwhile"
+        state.mkdir()
+        enrolled = Registry(state / "tags.sqlite")  # `gamebox enroll` in the folder that is back
+        enrolled.enroll(new, "yellow-pirate-7")
+        enrolled.close()
+        assert await tap(new) == "not_now", "a card enrolled after the folder came back is unknown to the box"
+        assert await tap(old) == "not_now"
+        await stopped(daemon, task)
+
+    asyncio.run(scenario())
+    said = [e for e in errors(caplog) if "tags.sqlite" in e]
+    assert len(said) == 1 and "the tag registry's file is gone" in said[0], said
+    kept = Registry(state / "tags.sqlite")
+    assert (kept.resolve(old), kept.resolve(new)) == ("red-pirate-2", "yellow-pirate-7"), "the registry at the path"
+    kept.close()
+
+
+def test_enrolling_into_a_registry_whose_folder_is_gone_is_refused_until_it_is_back(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    registry = Registry(state / "tags.sqlite")
+    registry.enroll(b"\x04\x01", "red-pirate-2")
+    shutil.rmtree(state)
+    for _ in range(2):  # said every time: an enrolment written into a file with no name would be lost
+        with pytest.raises(RegistryError, match="folder is gone|file is gone"):
+            registry.enroll(b"\x04\x02", "red-pirate-3")
+    state.mkdir()
+    registry.enroll(b"\x04\x02", "red-pirate-3")
+    registry.close()
+    kept = Registry(state / "tags.sqlite")
+    assert (kept.resolve(b"\x04\x01"), kept.resolve(b"\x04\x02")) == ("red-pirate-2", "red-pirate-3")
+    kept.close()
