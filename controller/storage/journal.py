@@ -53,10 +53,10 @@ class Journal(GameLog):
     """One SQLite file of games, their actions and the box's settings."""
 
     def __init__(self, path: str | Path, wall: Callable[[], float] = time.time, read_only: bool = False,
-                 fsync: Callable[[int], None] = os.fsync, live: bool = False) -> None:
-        """Open the journal (:class:`JournalFile` says what ``read_only``, ``live`` and ``fsync`` do); a writable
-        one then says once what acknowledged actions it lost."""
-        super().__init__(path, wall, read_only, fsync, live)
+                 fsync: Callable[[int], None] = os.fsync) -> None:
+        """Open the journal (:class:`JournalFile` says what ``read_only`` and ``fsync`` do); a writable one then
+        says once what acknowledged actions it lost."""
+        super().__init__(path, wall, read_only, fsync)
         self._before: tuple[int, int] | None = None  # (game, actions written before it) for the mark
         if not read_only:
             self._check_acknowledged(self.log_before)

@@ -24,8 +24,8 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from controller.storage.store import (
-    Damaged, HeldName, StoreError, cause, committed_image, keep_copy, move_aside, open_checked, read_only_uri,
-    usable_dir, wal_damage,
+    CommittedImage, Damaged, HeldName, StoreError, cause, keep_copy, move_aside, open_checked, usable_dir,
+    wal_damage,
 )
 from controller.storage.walsync import WalSync, failure, mark_path
 
@@ -83,15 +83,14 @@ class JournalFile:
     """One gamebox journal's SQLite file, its -wal and its name; what its tables hold is read above it."""
 
     def __init__(self, path: str | Path, wall: Callable[[], float] = time.time, read_only: bool = False,
-                 fsync: Callable[[int], None] = os.fsync, live: bool = False) -> None:
+                 fsync: Callable[[int], None] = os.fsync) -> None:
         """Open the journal's file, moving it aside only when SQLite says it is damaged or not a journal.
 
         ``read_only`` (``status``, ``history``, ``doctor``, the kiosk
         display) never creates, moves, repairs or writes anything; it reads
-        one moment of the journal (:meth:`_open_image`), or with ``live``
-        (the display, which follows the game) SQLite's own read-only
-        connection. ``fsync`` is what :meth:`sync` calls on the -wal file
-        (the bench slows it down, the fault tests make it fail).
+        one moment of the journal (:meth:`_open_image`). ``fsync`` is what
+        :meth:`sync` calls on the -wal file (the bench slows it down, the
+        fault tests make it fail).
         """
         self.path = Path(path)
         self.wall = wall
@@ -108,7 +107,8 @@ class JournalFile:
         if self.path.is_dir():
             raise JournalError(f"{self.path}: the journal is a directory, not a file")
         if read_only:
-            self.db = self._open_read_only() if live else self._open_image()
+            self._image = CommittedImage(self.path)
+            self.db = self._open_image()
             return
         usable_dir(self.path.parent, JournalError, create=True)
         self.log_before = self._wal.wal.stat().st_size if self._wal.wal.exists() else None
@@ -129,12 +129,12 @@ class JournalFile:
         must create a -shm beside a -wal, which a full disk refuses and
         which is left behind. So the file and its -wal are read as bytes,
         the -wal's committed frames laid over the file exactly as SQLite's
-        recovery would (:func:`committed_image`), and SQLite opens that copy.
+        recovery would (:class:`CommittedImage`), and SQLite opens that copy.
         """
         if not self.path.is_file():
             raise JournalError(f"{self.path}: no journal yet")
         try:
-            image = committed_image(self.path)
+            image = self._image.read()
             db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
             if image:
                 db.deserialize(image)
@@ -144,19 +144,12 @@ class JournalFile:
             raise JournalError(f"{self.path}: cannot read the journal: {cause(exc)}") from None
         return db
 
-    def _open_read_only(self) -> sqlite3.Connection:
-        if not self.path.is_file():
-            raise JournalError(f"{self.path}: no journal yet")
-        uri = read_only_uri(self.path)
-        if not self._wal.wal.exists() and not os.access(self.path.parent, os.W_OK):
-            # no -wal, and none can be made in a read-only folder: nothing is being written, read the file as it is
-            uri += "&immutable=1"
-        try:
-            db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
-            db.execute("SELECT 1 FROM games LIMIT 1")
-        except sqlite3.Error as exc:
-            raise JournalError(f"{self.path}: cannot read the journal: {cause(exc)}") from None
-        return db
+    def reread(self) -> None:
+        """Read-only: read the journal's moment again (the kiosk display, after the box wrote); only the -wal's
+        frames added since the last read are checked."""
+        db = self._open_image()
+        self.db.close()
+        self.db = db
 
     def _open(self) -> sqlite3.Connection:
         """A connection on a sound gamebox journal; :class:`Damaged` when SQLite says it is not one."""

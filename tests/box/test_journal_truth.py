@@ -24,6 +24,7 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+import pygame
 import pytest
 
 from controller.autoplay import Autoplayer, perform
@@ -34,6 +35,8 @@ from controller.games import engine_class
 from controller.stage.shows import ShowBook
 from controller.storage import walsync
 from controller.storage.journal import Journal
+from controller.window.display import DisplayApp
+from controller.window.screen import OffScreen
 from tests.box.daemon_helpers import started, stopped
 from tests.box.helpers import RecordingStage
 from tests.box.storage_faults import fill, make_room, read_only, small_disk
@@ -537,3 +540,76 @@ def test_enrolling_into_a_registry_whose_folder_is_gone_is_refused_until_it_is_b
     kept = Registry(state / "tags.sqlite")
     assert (kept.resolve(b"\x04\x01"), kept.resolve(b"\x04\x02")) == ("red-pirate-2", "red-pirate-3")
     kept.close()
+
+
+def test_the_kiosk_display_answers_on_a_full_disk_and_a_read_only_mount_and_leaves_nothing(tmp_path: Path) -> None:
+    """A box's files as a power cut left them (its last actions only in the -wal, no -shm): the display reads them
+    as status does, where SQLite's own read-only connection would have to make a -shm."""
+    pygame.font.init()
+    box = tmp_path / "box"
+    journal = Journal(box / "journal.sqlite")
+    record_game(journal, "pirates", 2, seed=3, actions=6)
+    power_cut = {name: (box / name).read_bytes() for name in ("journal.sqlite", "journal.sqlite-wal")}
+    journal.close()
+
+    def shows_the_game(state: Path) -> None:
+        before = {p.name for p in state.iterdir()}
+        app = DisplayApp(state / "journal.sqlite", OffScreen())
+        try:
+            assert app.check() and app.refresh()
+            view = app.view()
+            assert view.game == "pirates" and view.answer == "game 1  ·  6 actions", view.answer
+            assert not app.check(), "nothing new: no second read"
+        finally:
+            app.close()
+        assert leftovers(state, before) == set(), "the display left files behind"
+
+    with small_disk(tmp_path / "disk", 512) as disk:
+        for name, data in power_cut.items():
+            (disk / name).write_bytes(data)
+        fill(disk)
+        shows_the_game(disk)
+    state = tmp_path / "ro"
+    state.mkdir()
+    for name, data in power_cut.items():
+        (state / name).write_bytes(data)
+    with read_only(state):
+        shows_the_game(state)
+
+
+def test_a_second_read_of_the_journal_checks_only_what_was_added_and_sees_what_a_fresh_read_sees(
+        tmp_path: Path) -> None:
+    """The display reads the journal again after each commit of the box; what it sees must be what ``status`` sees,
+    through appended frames, a checkpoint, a log that restarted from its start and one cut short."""
+    path = tmp_path / "journal.sqlite"
+    writer = Journal(path)
+    game_id = writer.start_game("pirates", 2, {}, 0)
+    display = Journal(path, read_only=True)
+    seq = 0
+
+    def both_see(count: int | None = None) -> int:
+        """The actions the display, read again, and a fresh read both see (``count`` when given)."""
+        display.reread()
+        fresh = Journal(path, read_only=True)
+        seen = len(fresh.actions(game_id))
+        fresh.close()
+        assert len(display.actions(game_id)) == seen and seen == (count if count is not None else seen)
+        return seen
+
+    for step in ("appended", "checkpointed", "restarted"):
+        for _ in range(20):
+            writer.record(game_id, seq, {"type": "draw", "player": seq % 2, "pad": "x" * 300})
+            seq += 1
+        both_see(seq)
+        if step == "appended":
+            writer.checkpoint(force=True)  # the log's frames are copied into the file: the next write restarts it
+    wal = tmp_path / "journal.sqlite-wal"
+    kept = wal.read_bytes()
+    os.truncate(wal, 32 + 10 * (24 + 4096))  # the log cut short under the reader (a failing card, read again)
+    assert 20 < both_see() < seq
+    wal.write_bytes(kept)
+    both_see(seq)
+    writer.close()  # a clean stop folds the log in and removes it
+    assert not wal.exists()
+    both_see(seq)
+    display.close()
