@@ -104,10 +104,10 @@ class JournalFile:
         self._wal = WalSync(self.path.with_name(self.path.name + "-wal"), fsync)
         self._checkpointer: sqlite3.Connection | None = None
         self._name: HeldName | None = None  # the journal's file, held to tell whether its path still names it
+        self._image = CommittedImage(self.path)  # what a read-only journal reads
         if self.path.is_dir():
             raise JournalError(f"{self.path}: the journal is a directory, not a file")
         if read_only:
-            self._image = CommittedImage(self.path)
             self.db = self._open_image()
             return
         usable_dir(self.path.parent, JournalError, create=True)
