@@ -35,6 +35,9 @@ def game_status(journal: Journal) -> dict[str, Any] | None:
             log = journal.actions(record.id)
             if record.problem:
                 raise ValueError(record.problem)
+            gap = journal.gap(record, len(log))
+            if gap is not None:  # the box resumes at the gap: the count says where, one line says why
+                status.update(actions=len(log), gap=gap)
             engine = engine_class(record.game).replay(record.players, record.options, log)
         except (JournalError, KeyError, ValueError, TypeError) as exc:
             status["problem"] = f"game {record.id} cannot be replayed: {exc}"

@@ -153,16 +153,24 @@ class GameLog(JournalFile):
         """A game whose action numbers skip one (a damaged row) resumes at the last good action, said once:
         the actions after the gap are kept as taken back, so the next action's number follows on."""
         good = self._good(record)
-        if good == record.actions or self.read_only:
+        gap = self.gap(record, good)
+        if gap is None or self.read_only:
             return record
-        after = self._read("SELECT min(seq) FROM actions WHERE game_id=? AND seq>=?", (record.id, good))[0][0]
         with self._transaction():
             self.db.execute("INSERT INTO undone (game_id, seq, action, at) SELECT game_id, seq, action, at"
                             " FROM actions WHERE game_id=? AND seq>=? ORDER BY seq", (record.id, good))
             self.db.execute("DELETE FROM actions WHERE game_id=? AND seq>=?", (record.id, good))
-        self.losses.append(f"game {record.id}'s action numbers jump from {good - 1} to {after}: the game resumes at "
-                           f"action {good}, the {record.actions - good} actions after the gap are set aside")
+        self.losses.append(gap)
         return self.game(record.id) or record
+
+    def gap(self, record: GameRecord, good: int) -> str | None:
+        """The skip in the game's action numbers after its ``good`` first actions, in words (``status`` says it
+        too); None when there is none."""
+        if good == record.actions:
+            return None
+        after = self._read("SELECT min(seq) FROM actions WHERE game_id=? AND seq>=?", (record.id, good))[0][0]
+        return (f"game {record.id}'s action numbers jump from {good - 1} to {after}: the game resumes at action "
+                f"{good}, the {record.actions - good} actions after the gap are left out")
 
     def actions(self, game_id: int) -> list[dict[str, Any]]:
         """The game's live log, in order, up to a gap in its numbers (:meth:`_close_gap`); :class:`JournalError`

@@ -53,10 +53,11 @@ class Journal(GameLog):
     """One SQLite file of games, their actions and the box's settings."""
 
     def __init__(self, path: str | Path, wall: Callable[[], float] = time.time, read_only: bool = False,
-                 fsync: Callable[[int], None] = os.fsync, live: bool = False) -> None:
-        """Open the journal (:class:`JournalFile` says what ``read_only``, ``live`` and ``fsync`` do); a writable
-        one then says once what acknowledged actions it lost."""
-        super().__init__(path, wall, read_only, fsync, live)
+                 fsync: Callable[[int], None] = os.fsync) -> None:
+        """Open the journal (:class:`JournalFile` says what ``read_only`` and ``fsync`` do); a writable one then
+        says once what acknowledged actions it lost."""
+        super().__init__(path, wall, read_only, fsync)
+        self._before: tuple[int, int] | None = None  # (game, actions written before it) for the mark
         if not read_only:
             self._check_acknowledged(self.log_before)
 
@@ -73,27 +74,38 @@ class Journal(GameLog):
 
     # -- what was acknowledged ---------------------------------------------------------
     def mark(self, game_id: int | None) -> str | None:
-        """The acknowledged mark for everything written so far: "GAME WRITTEN" (see :meth:`written`)."""
-        return None if game_id is None else f"{game_id} {self.written(game_id)}"
+        """The acknowledged mark for everything written so far: "GAME WRITTEN BEFORE" (:meth:`written` in this game
+        and in all the games before it), so a new game's mark still covers the end of the one before."""
+        return None if game_id is None else f"{game_id} {self.written(game_id)} {self._written_before(game_id)}"
 
-    def written(self, game_id: int) -> int:
-        """How many actions were ever recorded in this game: its log and what was taken back (never goes down)."""
-        return self._read("SELECT (SELECT count(*) FROM actions WHERE game_id=?)"
-                          " + (SELECT count(*) FROM undone WHERE game_id=?)", (game_id, game_id))[0][0]
+    def written(self, game_id: int, before: bool = False) -> int:
+        """How many actions were ever recorded in this game (with ``before``: in all the games before it): their logs
+        and what was taken back, which never goes down."""
+        which = "game_id<?" if before else "game_id=?"
+        return self._read(f"SELECT (SELECT count(*) FROM actions WHERE {which})"
+                          f" + (SELECT count(*) FROM undone WHERE {which})", (game_id, game_id))[0][0]
+
+    def _written_before(self, game_id: int) -> int:
+        """:meth:`written` before this game, counted once per game: the games before it no longer change."""
+        if self._before is None or self._before[0] != game_id:
+            self._before = (game_id, self.written(game_id, before=True))
+        return self._before[1]
 
     def _check_acknowledged(self, log_before: int | None) -> None:
         """At start: a journal holding fewer actions than the mark says were acknowledged lost them; say so once."""
         try:
             words = self.mark_path.read_text().split()
             game_id, acknowledged = int(words[0]), int(words[1])
+            earlier = int(words[2]) if len(words) > 2 else 0  # a mark written before it counted the earlier games
         except FileNotFoundError:
             return
         except (OSError, ValueError, IndexError):
             log.warning("journal %s: the acknowledged mark %s does not parse; it is written afresh",
                         self.path, self.mark_path)
             return
-        have = self.written(game_id)
-        if have >= acknowledged:
+        have, had = self.written(game_id), self.written(game_id, before=True)
+        lost, lost_before = max(0, acknowledged - have), max(0, earlier - had)
+        if not lost and not lost_before:
             return
         record = self.game(game_id)
         where = ""  # a -wal is also missing after a clean stop: named only where it explains the loss
@@ -101,9 +113,15 @@ class Journal(GameLog):
             where = " with its write-ahead log, which was empty"
         elif log_before is None and self.latest() is None:
             where = " with its write-ahead log, which was missing"
+        if lost_before:
+            where += f" ({lost_before} of the games before game {game_id}, {lost} of game {game_id})"
         now = f"game {game_id} is gone" if record is None else f"game {game_id} resumes at action {self._good(record)}"
-        self.losses.append(f"the SD card lost the last {acknowledged - have} acknowledged actions{where}: {now}")
-        self._guard(lambda: write_mark(self.mark_path, f"{game_id} {have}", self._fsync))  # said once
+        previous = self._read("SELECT id FROM games WHERE id<? AND ended IS NULL AND abandoned=0"
+                              " ORDER BY id DESC LIMIT 1", (game_id,))
+        if lost_before and record is None and previous:  # its end was lost with the new game's start: it resumes
+            now += f", game {previous[0][0]} resumes at action {self._good(self.game(previous[0][0]))}"
+        self.losses.append(f"the SD card lost the last {lost + lost_before} acknowledged actions{where}: {now}")
+        self._guard(lambda: write_mark(self.mark_path, f"{game_id} {have} {had}", self._fsync))  # said once
 
     # -- settings ----------------------------------------------------------------
     def setting(self, key: str, default: Any = None) -> Any:

@@ -24,7 +24,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterator
 
 from controller.storage.store import (
-    Damaged, StoreError, cause, committed_image, keep_copy, move_aside, open_checked, read_only_uri, usable_dir,
+    CommittedImage, Damaged, HeldName, StoreError, cause, keep_copy, move_aside, open_checked, usable_dir,
     wal_damage,
 )
 from controller.storage.walsync import WalSync, failure, mark_path
@@ -83,15 +83,14 @@ class JournalFile:
     """One gamebox journal's SQLite file, its -wal and its name; what its tables hold is read above it."""
 
     def __init__(self, path: str | Path, wall: Callable[[], float] = time.time, read_only: bool = False,
-                 fsync: Callable[[int], None] = os.fsync, live: bool = False) -> None:
+                 fsync: Callable[[int], None] = os.fsync) -> None:
         """Open the journal's file, moving it aside only when SQLite says it is damaged or not a journal.
 
         ``read_only`` (``status``, ``history``, ``doctor``, the kiosk
         display) never creates, moves, repairs or writes anything; it reads
-        one moment of the journal (:meth:`_open_image`), or with ``live``
-        (the display, which follows the game) SQLite's own read-only
-        connection. ``fsync`` is what :meth:`sync` calls on the -wal file
-        (the bench slows it down, the fault tests make it fail).
+        one moment of the journal (:meth:`_open_image`). ``fsync`` is what
+        :meth:`sync` calls on the -wal file (the bench slows it down, the
+        fault tests make it fail).
         """
         self.path = Path(path)
         self.wall = wall
@@ -104,12 +103,12 @@ class JournalFile:
         self._sync_lock = threading.Lock()
         self._wal = WalSync(self.path.with_name(self.path.name + "-wal"), fsync)
         self._checkpointer: sqlite3.Connection | None = None
-        self._fd: int | None = None  # the journal's file, held to tell whether its path still names it
-        self._device: int | None = None  # the file system it is on
+        self._name: HeldName | None = None  # the journal's file, held to tell whether its path still names it
+        self._image = CommittedImage(self.path)  # what a read-only journal reads
         if self.path.is_dir():
             raise JournalError(f"{self.path}: the journal is a directory, not a file")
         if read_only:
-            self.db = self._open_read_only() if live else self._open_image()
+            self.db = self._open_image()
             return
         usable_dir(self.path.parent, JournalError, create=True)
         self.log_before = self._wal.wal.stat().st_size if self._wal.wal.exists() else None
@@ -119,8 +118,7 @@ class JournalFile:
         except Damaged as exc:
             self.moved_aside = self._guard(lambda: move_aside(self.path, str(exc), wall, "journal"))
             self.db = self._open()
-        self._fd = self._guard(lambda: os.open(self.path, os.O_RDONLY | os.O_CLOEXEC))
-        self._device = os.fstat(self._fd).st_dev  # a folder back on another file system is not the journal's
+        self._name = self._guard(lambda: HeldName(self.path, "journal"))
 
     # -- opening ---------------------------------------------------------------
     def _open_image(self) -> sqlite3.Connection:
@@ -131,12 +129,12 @@ class JournalFile:
         must create a -shm beside a -wal, which a full disk refuses and
         which is left behind. So the file and its -wal are read as bytes,
         the -wal's committed frames laid over the file exactly as SQLite's
-        recovery would (:func:`committed_image`), and SQLite opens that copy.
+        recovery would (:class:`CommittedImage`), and SQLite opens that copy.
         """
         if not self.path.is_file():
             raise JournalError(f"{self.path}: no journal yet")
         try:
-            image = committed_image(self.path)
+            image = self._image.read()
             db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
             if image:
                 db.deserialize(image)
@@ -146,19 +144,12 @@ class JournalFile:
             raise JournalError(f"{self.path}: cannot read the journal: {cause(exc)}") from None
         return db
 
-    def _open_read_only(self) -> sqlite3.Connection:
-        if not self.path.is_file():
-            raise JournalError(f"{self.path}: no journal yet")
-        uri = read_only_uri(self.path)
-        if not self._wal.wal.exists() and not os.access(self.path.parent, os.W_OK):
-            # no -wal, and none can be made in a read-only folder: nothing is being written, read the file as it is
-            uri += "&immutable=1"
-        try:
-            db = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False)
-            db.execute("SELECT 1 FROM games LIMIT 1")
-        except sqlite3.Error as exc:
-            raise JournalError(f"{self.path}: cannot read the journal: {cause(exc)}") from None
-        return db
+    def reread(self) -> None:
+        """Read-only: read the journal's moment again (the kiosk display, after the box wrote); only the -wal's
+        frames added since the last read are checked."""
+        db = self._open_image()
+        self.db.close()
+        self.db = db
 
     def _open(self) -> sqlite3.Connection:
         """A connection on a sound gamebox journal; :class:`Damaged` when SQLite says it is not one."""
@@ -187,25 +178,14 @@ class JournalFile:
     def check_named(self) -> None:
         """Raise :class:`NameLost` unless the journal's path still names the open file: what is acknowledged must be
         where the next start reads it, not in a file whose folder was deleted or unmounted."""
-        if self._fd is None:
-            return
-        try:
-            now = os.stat(self.path)
-        except OSError as exc:
-            raise NameLost(f"{self.path}: the journal's file is gone ({cause(exc)}): its folder was deleted or "
-                           "unmounted; nothing is acknowledged until it is back") from None
-        ours = os.fstat(self._fd)
-        if (now.st_dev, now.st_ino) != (ours.st_dev, ours.st_ino):
-            raise NameLost(f"{self.path}: the path names another file now, not the open journal; "
-                           "nothing is acknowledged until the journal is written there again")
+        why = None if self._name is None else self._name.lost()
+        if why is not None:
+            raise NameLost(f"{self.path}: {why}; nothing is acknowledged until it is back")
 
     def folder_back(self) -> None:
-        """Raise :class:`JournalError` unless the journal's folder is there again, on the file system it was on
-        (a mount gone leaves an empty mount point on another one: a journal written there would be hidden later)."""
-        usable_dir(self.path.parent, JournalError, create=False)
-        if os.stat(self.path.parent).st_dev != self._device:
-            raise JournalError(f"{self.path.parent}: on another file system than the journal was (is the storage "
-                               "unmounted?); nothing is acknowledged until it is back")
+        """Raise :class:`JournalError` unless the journal's folder is there again, on the file system it was on."""
+        if self._name is not None:
+            self._name.folder_back(JournalError)
 
     def relink(self) -> None:
         """After :class:`NameLost`, once the folder is back: copy the open journal (SQLite still reads the file
@@ -227,7 +207,7 @@ class JournalFile:
             self.db.close()
             self.db = fresh
             self._wal = WalSync(self._wal.wal, self._fsync)
-            self._fd = self._guard(lambda: os.open(self.path, os.O_RDONLY | os.O_CLOEXEC))
+            self._name = self._guard(lambda: HeldName(self.path, "journal"))
         log.warning("journal %s: written again from the open journal; nothing acknowledged was lost", self.path)
 
     def close(self) -> None:
@@ -240,9 +220,9 @@ class JournalFile:
         if self._checkpointer is not None:
             self._checkpointer.close()
             self._checkpointer = None
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
+        if self._name is not None:
+            self._name.close()
+            self._name = None
 
     # -- durability ------------------------------------------------------------------
     def sync(self, mark: str | None = None) -> None:

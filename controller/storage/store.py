@@ -148,8 +148,42 @@ def _empty(db: sqlite3.Connection) -> bool:
     return db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0] == 0
 
 
-def read_only_uri(path: Path) -> str:
-    return f"{path.resolve().as_uri()}?mode=ro"
+class HeldName:
+    """A state file held open by a descriptor, to tell whether its path still names it.
+
+    A folder deleted or unmounted leaves the open file readable and writable
+    but nameless: what is written there is gone at the next start, and what
+    another program writes at the path is never seen. The journal and the
+    tag registry both follow their names with this.
+    """
+
+    def __init__(self, path: Path, what: str) -> None:
+        """Raises ``OSError`` when the file cannot be opened."""
+        self.path, self.what = path, what
+        self.fd = os.open(path, os.O_RDONLY | os.O_CLOEXEC)
+        self.device = os.fstat(self.fd).st_dev  # a folder back on another file system is not the one it was in
+
+    def lost(self) -> str | None:
+        """Why the path no longer names the open file, in words; None while it does."""
+        try:
+            now = os.stat(self.path)
+        except OSError as exc:
+            return f"the {self.what}'s file is gone ({cause(exc)}): its folder was deleted or unmounted"
+        ours = os.fstat(self.fd)
+        if (now.st_dev, now.st_ino) != (ours.st_dev, ours.st_ino):
+            return f"the path names another file now, not the open {self.what}"
+        return None
+
+    def folder_back(self, error: type[StoreError]) -> None:
+        """Raise ``error`` unless the folder is there again, on the file system it was on (a mount gone leaves an
+        empty mount point on another one: a file written there would be hidden by the mount later)."""
+        usable_dir(self.path.parent, error, create=False)
+        if os.stat(self.path.parent).st_dev != self.device:
+            raise error(f"{self.path.parent}: on another file system than the {self.what} was (is the storage "
+                        "unmounted?); waiting until it is back")
+
+    def close(self) -> None:
+        os.close(self.fd)
 
 
 # -- the write-ahead log -------------------------------------------------------------------
@@ -217,22 +251,80 @@ def keep_copy(path: Path, wall: Callable[[], float]) -> Path:
     return target
 
 
-def committed_image(path: Path, tries: int = 20) -> bytes:
+class CommittedImage:
     """The database as a reader would see it now: the file with its -wal's committed frames laid over it.
 
     Read with plain ``read()`` calls, so nothing is created (SQLite itself
     needs a -shm beside a write-ahead log, which a full disk or a read-only
     mount refuses) and a daemon writing at the same time is never blocked.
-    The -wal is read before and after the file: if it changed (a commit, or a
-    checkpoint that restarted it), the read is made again.
+    The -wal's checksums are checked in Python, about 0.1 ms a frame, so a
+    second :meth:`read` (the kiosk display, after each commit of a running
+    box) checks only the frames added since the last one: committed frames
+    are never overwritten until the log restarts, which changes its header.
     """
-    wal = path.with_name(path.name + "-wal")
-    for _ in range(tries):
-        before = _read_if_there(wal)
-        data = path.read_bytes()
-        if _read_if_there(wal) == before:
-            return _overlay(data, before)
-    raise OSError(f"the journal changed on every one of {tries} reads")
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._forget(b"")
+
+    def _forget(self, head: bytes) -> None:
+        self._head = head  # the -wal's header these frames belong to
+        self._end = 32  # where the frames after the last commit start
+        self._sums = (0, 0)  # the running checksum there
+        self._pages: dict[int, bytes] = {}  # every committed page, newest
+        self._size: int | None = None  # the database's pages at the last commit
+
+    def read(self, tries: int = 20) -> bytes:
+        """The file and its -wal read as one moment: the -wal is read before and after the file, and again if it
+        changed (a commit, or a checkpoint that restarted it)."""
+        wal = self.path.with_name(self.path.name + "-wal")
+        for _ in range(tries):
+            before = _read_if_there(wal)
+            data = self.path.read_bytes()
+            if _read_if_there(wal) == before:
+                return self._overlay(data, before)
+        raise OSError(f"the journal changed on every one of {tries} reads")
+
+    def _overlay(self, data: bytes, wal: bytes) -> bytes:
+        """``data`` with every page of ``wal``'s committed transactions (those SQLite would replay) written in."""
+        if len(wal) >= 32:
+            self._replay(wal)
+        else:
+            self._forget(b"")
+        image = bytearray(data)
+        if self._size is not None:
+            page_size = len(next(iter(self._pages.values())))
+            image = bytearray(data[:self._size * page_size].ljust(self._size * page_size, b"\0"))
+            for page, body in self._pages.items():
+                if page <= self._size:
+                    image[(page - 1) * page_size:page * page_size] = body
+        if len(image) >= 100:
+            image[18:20] = b"\x01\x01"  # read as one plain file: no write-ahead log beside it
+        return bytes(image)
+
+    def _replay(self, wal: bytes) -> None:
+        """Take in the committed frames of ``wal`` after those already taken in, stopping where SQLite's own
+        recovery stops (a frame of an older log, or one that fails its checksum)."""
+        magic, _version, page_size, _seq, salt1, salt2, c1, c2 = struct.unpack(">8I", wal[:32])
+        big = magic & 1 == 1
+        if magic not in WAL_MAGIC or _wal_checksum(wal[:24], big, 0, 0) != (c1, c2):
+            self._forget(b"")
+            return
+        if wal[:32] != self._head or len(wal) < self._end:
+            self._forget(wal[:32])
+            self._sums = (c1, c2)
+        frame, (s0, s1), pending = 24 + page_size, self._sums, {}
+        for at in range(self._end, len(wal) - frame + 1, frame):
+            head = wal[at:at + 24]
+            page, commit, f1, f2, k1, k2 = struct.unpack(">6I", head)
+            body = wal[at + 24:at + frame]
+            s0, s1 = _wal_checksum(head[:8] + body, big, s0, s1)
+            if (f1, f2) != (salt1, salt2) or (s0, s1) != (k1, k2):
+                break
+            pending[page] = body
+            if commit:
+                self._pages.update(pending)
+                pending, self._size, self._end, self._sums = {}, commit, at + frame, (s0, s1)
 
 
 def _read_if_there(path: Path) -> bytes:
@@ -240,35 +332,3 @@ def _read_if_there(path: Path) -> bytes:
         return path.read_bytes()
     except FileNotFoundError:
         return b""
-
-
-def _overlay(data: bytes, wal: bytes) -> bytes:
-    """``data`` with every page of ``wal``'s committed transactions (those SQLite would replay) written in."""
-    pages: dict[int, bytes] = {}
-    size = None
-    if len(wal) >= 32:
-        magic, _version, page_size, _seq, salt1, salt2, c1, c2 = struct.unpack(">8I", wal[:32])
-        big = magic & 1 == 1
-        if magic in WAL_MAGIC and _wal_checksum(wal[:24], big, 0, 0) == (c1, c2):
-            frame, s0, s1, pending = 24 + page_size, c1, c2, {}
-            for at in range(32, len(wal) - frame + 1, frame):
-                head = wal[at:at + 24]
-                page, commit, f1, f2, k1, k2 = struct.unpack(">6I", head)
-                body = wal[at + 24:at + frame]
-                s0, s1 = _wal_checksum(head[:8] + body, big, s0, s1)
-                if (f1, f2) != (salt1, salt2) or (s0, s1) != (k1, k2):
-                    break  # where SQLite's own recovery stops
-                pending[page] = body
-                if commit:
-                    pages.update(pending)
-                    pending, size = {}, commit
-    image = bytearray(data)
-    if size is not None:
-        page_size = len(next(iter(pages.values())))
-        image = bytearray(data[:size * page_size].ljust(size * page_size, b"\0"))
-        for page, body in pages.items():
-            if page <= size:
-                image[(page - 1) * page_size:page * page_size] = body
-    if len(image) >= 100:
-        image[18:20] = b"\x01\x01"  # read as one plain file: no write-ahead log beside it
-    return bytes(image)

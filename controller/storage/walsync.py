@@ -1,7 +1,8 @@
 """fsync a journal's write-ahead log: the one copy used by :meth:`Journal.sync` and by the sync process.
 
-After the fsync it writes the acknowledged mark: the game and how many
-actions were ever written to it, in a tiny file of its own beside the
+After the fsync it writes the acknowledged mark: the game, how many
+actions were ever written to it and how many to the games before it (so a
+new game's mark still covers the end of the last), in a tiny file of its own beside the
 journal (written, fsynced, renamed over the old one), so that a start can
 tell when the journal holds fewer than were acknowledged. The folder is not
 fsynced after the rename: a mark lost to a power cut is an older, lower
@@ -66,7 +67,7 @@ class WalSync:
     def sync(self, mark: str | None = None) -> None:
         """Raise ``OSError`` when the disk refuses; a missing -wal is done (the log was folded into the file).
 
-        ``mark`` ("GAME WRITTEN"), once the log is durable, goes into the acknowledged mark.
+        ``mark`` ("GAME WRITTEN BEFORE"), once the log is durable, goes into the acknowledged mark.
         """
         self._sync_log()
         if mark and mark != self._mark:

@@ -5,10 +5,13 @@ colour to match, the ships, the scores, the last thing the referee took,
 and the LED segments as the box shows them at rest. No hands, no ears
 face up (Floppy Ears players must remember their own), nothing to click.
 
-The journal is opened read-only, so a display can never write to it or
-move it aside. It is looked at twice a second, cheaply (``PRAGMA
-data_version`` changes when the box commits), and the screen is redrawn
-only when the game moved on or the window changed.
+The journal is read as ``status`` reads it (one committed moment, laid
+together from the file and its -wal in memory), so a display never writes
+to it, never moves it aside, never makes a -shm beside it, and answers on a
+full disk or a read-only mount. It is looked at twice a second, cheaply
+(the sizes and times of the file and its -wal, and the -wal's header, which
+a restarted log changes), read again only when they changed, and the screen
+is redrawn only when the game moved on or the window changed.
 """
 
 from __future__ import annotations
@@ -141,35 +144,26 @@ class DisplayApp:
 
     def check(self) -> bool:
         """Look at the journal; rebuild the view if the box wrote since last time. True if it did."""
+        seen = _written(self.path)
+        if seen == self._seen and self._view is not None:
+            return False
         try:
-            inode = os.stat(self.path).st_ino
-        except OSError:
-            inode = None
-        try:
-            if self.journal is not None and inode != self._seen_inode():
-                self.journal.close()
-                self.journal = None
-            if self.journal is None and inode is not None:
-                self.journal = Journal(self.path, read_only=True, live=True)  # follows the game as it is written
-            version = self.journal.db.execute("PRAGMA data_version").fetchone()[0] if self.journal else None
-            seen = (inode, version)
-            if seen == self._seen and self._view is not None:
-                return False
+            if seen is None:
+                self.close_journal()
+            elif self.journal is None:
+                self.journal = Journal(self.path, read_only=True)  # one moment of it, as status reads it
+            else:
+                self.journal.reread()  # checks only what the box added since
             self._seen = seen
             self._view = self._build()
         except (sqlite3.Error, JournalError, ValueError, KeyError) as exc:  # mid-write, not a journal, a log that does not replay
             if str(exc) != self._problem:  # once per problem, not twice a second
                 log.warning("cannot read %s: %s", self.path, exc)
             self._problem = str(exc)
-            if self.journal is not None:
-                self.journal.close()
-                self.journal = None
+            self.close_journal()
             self._seen = None
             self._view = status_view(None, None, self.counts, note=f"cannot read the journal: {exc}")
         return True
-
-    def _seen_inode(self) -> Any:
-        return self._seen[0] if self._seen else None
 
     def _build(self) -> TableView:
         if self.journal is None:
@@ -184,6 +178,11 @@ class DisplayApp:
             if record is not None and record.abandoned:  # the box is back at its menu: invite the next players
                 return status_view(None, None, self.counts)
         return status_view(status, last, self.counts, note, events)
+
+    def close_journal(self) -> None:
+        if self.journal is not None:
+            self.journal.close()
+            self.journal = None
 
     def view(self) -> TableView:
         if self._view is None:
@@ -224,9 +223,25 @@ class DisplayApp:
             pygame.time.wait(round(POLL * 1000))
 
     def close(self) -> None:
-        if self.journal is not None:
-            self.journal.close()
+        self.close_journal()
         self.screen.close()
+
+
+def _written(path: Path) -> tuple[Any, ...] | None:
+    """What changes whenever the box commits: the file's and its -wal's identity, size and time, and the -wal's
+    header (a log that restarted from its start has new salts there); None when there is no journal."""
+    try:
+        journal = os.stat(path)
+    except OSError:
+        return None
+    wal = path.with_name(path.name + "-wal")
+    try:
+        with open(wal, "rb") as file:
+            head, log = file.read(32), os.fstat(file.fileno())
+        wal_seen: tuple[Any, ...] = (head, log.st_ino, log.st_size, log.st_mtime_ns)
+    except OSError:
+        wal_seen = ()
+    return (journal.st_ino, journal.st_size, journal.st_mtime_ns, *wal_seen)
 
 
 def run_display(config: Config, shot: str | None = None, fullscreen: bool = False) -> int:

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import json
 import os
 import select
 import shutil
@@ -23,18 +24,24 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
+import pygame
+import pytest
+
 from controller.autoplay import Autoplayer, perform
 from controller.box.box import Box
-from controller.box.tags import Registry
+from controller.box.tags import Registry, RegistryError
 from controller.cli import main
 from controller.games import engine_class
 from controller.stage.shows import ShowBook
 from controller.storage import walsync
 from controller.storage.journal import Journal
+from controller.window.display import DisplayApp
+from controller.window.screen import OffScreen
 from tests.box.daemon_helpers import started, stopped
 from tests.box.helpers import RecordingStage
 from tests.box.storage_faults import fill, make_room, read_only, small_disk
 from tests.box.test_table_children import call_window_open
+from tests.sim.test_commands import record_game
 
 ROOT = Path(__file__).resolve().parents[2]
 PATIENCE = 30.0  # seconds a real child process may take to answer on a loaded machine
@@ -403,3 +410,206 @@ def test_after_a_restart_the_waiting_card_is_announced_and_a_re_tap_is_the_same_
     assert again.pending is not None and stage.prompts[-1] == announced
     again.press("die")
     assert again.engine.log[-1] == dict(held, call=call) and "mau_penalty" not in stage.show_names
+
+
+# -- the rest of issue 22 --------------------------------------------------------------------------------
+def test_status_on_a_gap_says_the_action_the_box_resumes_at_and_the_gap(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    record_game(journal, "pirates", 2, seed=3, actions=12)
+    journal.close()
+    db = sqlite3.connect(path)
+    db.execute("DELETE FROM actions WHERE game_id=1 AND seq=7")  # a damaged row
+    db.commit()
+    db.close()
+    assert main(["status", "--state-dir", str(tmp_path), "--json"]) == 0
+    status = json.loads(capsys.readouterr().out)
+    assert main(["status", "--state-dir", str(tmp_path)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    box = Journal(path)  # what the box resumes
+    resumes_at = box.unfinished().actions
+    box.close()
+    assert resumes_at == 7 and status["actions"] == 7, "status counts rows the box does not replay"
+    said = "game 1's action numbers jump from 6 to 8: the game resumes at action 7, the 4 actions after the gap are left out"
+    assert status["gap"] == said
+    assert [line for line in lines if "jump" in line] == [f"gap: {json.dumps(said)}"]
+
+
+def kept_per_game(state: Path) -> dict[int, int]:
+    """What SQLite itself recovers of each game (on a copy, so the files under test are not touched)."""
+    probe = state.with_name(state.name + "-probe")
+    shutil.copytree(state, probe)
+    db = sqlite3.connect(probe / "journal.sqlite")
+    try:
+        return dict(db.execute("SELECT game_id, count(*) FROM actions GROUP BY game_id").fetchall())
+    finally:
+        db.close()
+        shutil.rmtree(probe)
+
+
+def test_the_end_of_the_previous_game_lost_after_a_new_game_began_is_said_aloud(tmp_path: Path, caplog) -> None:
+    """The acknowledged mark covers every game: a new game's mark must not hide that the game before it lost its
+    last actions (a write-ahead log cut short holds the end of the one and the start of the other)."""
+    state, cut = tmp_path / "box", tmp_path / "cut"
+
+    async def scenario() -> None:
+        daemon, task, clock, lines = await started(state)
+        daemon.box.new_game("pirates", 2)
+        await play(daemon, clock, Autoplayer(daemon.box, 3), 30)
+        await daemon.durable()
+        assert daemon.box.abandon_game() and daemon.box.new_game("pirates", 2)  # the new-game card
+        await play(daemon, clock, Autoplayer(daemon.box, 4), 5)
+        await daemon.durable()
+        assert accepted(lines)[-1] == 4 and daemon.box.game_id == 2
+        shutil.copytree(state, cut)  # the power goes
+        await stopped(daemon, task)
+
+    asyncio.run(scenario())
+    (cut / "journal.sqlite-shm").unlink(missing_ok=True)
+    wal = cut / "journal.sqlite-wal"
+    frame = 24 + 4096
+    frames = (wal.stat().st_size - 32) // frame
+    os.truncate(wal, 32 + frames // 2 * frame)  # the log ends early: in game 1's last actions
+    kept = kept_per_game(cut)
+    assert 0 < kept.get(1, 0) < 30 and kept.get(2, 0) == 0, kept
+    lines, shows = start_after_the_cut(cut)
+    assert f"resumed 1 {kept[1]} " in "\n".join(lines), "the box resumes game 1, whose abandonment was lost too"
+    assert "journal_lost" in shows and "moves-lost" in shows
+    assert [e for e in errors(caplog) if "lost" in e] == [
+        f"journal {cut}/journal.sqlite: the SD card lost the last {35 - kept[1]} acknowledged actions "
+        f"({30 - kept[1]} of the games before game 2, 5 of game 2): game 2 is gone, game 1 resumes at action {kept[1]}"]
+    caplog.clear()
+    start_after_the_cut(cut)
+    assert not [e for e in errors(caplog) if "lost" in e], "a loss is said once, not at every start"
+
+
+def test_a_card_enrolled_after_the_state_directory_was_deleted_is_known_to_the_running_box(
+        tmp_path: Path, caplog) -> None:
+    """The tag registry follows its name as the journal does: gone is said once and shown, and once the folder is
+    back (here with a new registry an ``enroll`` made there) the running box reads the file at the path again."""
+    state = tmp_path / "state"
+    old, new = b"\x04\x01\x02\x03\x04\x05\x06", b"\x04\x0a\x0b\x0c\x0d\x0e\x0f"
+    registry = Registry(state / "tags.sqlite")
+    registry.enroll(old, "red-pirate-2")
+    registry.close()
+
+    async def scenario() -> None:
+        daemon, task, clock, _lines = await started(state)
+        reader = next(iter(daemon.devices.readers.values()))
+
+        async def tap(uid: bytes) -> str:
+            """What the box shows for the tag: ``not_now`` for a known card (no game yet), ``unknown_card``..."""
+            count = len(daemon.stage.transcript)
+            reader.tap(uid)
+            await clock.run_for(0.3)
+            reader.remove()
+            await clock.run_for(5)  # past the tap filter's window: the same card again is a new tap
+            return [name for _t, kind, name in daemon.stage.transcript[count:] if kind == "show"][0]
+
+        assert await tap(old) == "not_now"
+        shutil.rmtree(state)  # rm -rf, a card pulled
+        assert await tap(old) == "device_fault"
+        assert await tap(old) == "not_now", "the cards enrolled so far are still known meanwhile"
+        state.mkdir()
+        enrolled = Registry(state / "tags.sqlite")  # `gamebox enroll` in the folder that is back
+        enrolled.enroll(new, "yellow-pirate-7")
+        enrolled.close()
+        assert await tap(new) == "not_now", "a card enrolled after the folder came back is unknown to the box"
+        assert await tap(old) == "not_now"
+        await stopped(daemon, task)
+
+    asyncio.run(scenario())
+    said = [e for e in errors(caplog) if "tags.sqlite" in e]
+    assert len(said) == 1 and "the tag registry's file is gone" in said[0], said
+    kept = Registry(state / "tags.sqlite")
+    assert (kept.resolve(old), kept.resolve(new)) == ("red-pirate-2", "yellow-pirate-7"), "the registry at the path"
+    kept.close()
+
+
+def test_enrolling_into_a_registry_whose_folder_is_gone_is_refused_until_it_is_back(tmp_path: Path) -> None:
+    state = tmp_path / "state"
+    registry = Registry(state / "tags.sqlite")
+    registry.enroll(b"\x04\x01", "red-pirate-2")
+    shutil.rmtree(state)
+    for _ in range(2):  # said every time: an enrolment written into a file with no name would be lost
+        with pytest.raises(RegistryError, match="folder is gone|file is gone"):
+            registry.enroll(b"\x04\x02", "red-pirate-3")
+    state.mkdir()
+    registry.enroll(b"\x04\x02", "red-pirate-3")
+    registry.close()
+    kept = Registry(state / "tags.sqlite")
+    assert (kept.resolve(b"\x04\x01"), kept.resolve(b"\x04\x02")) == ("red-pirate-2", "red-pirate-3")
+    kept.close()
+
+
+def test_the_kiosk_display_answers_on_a_full_disk_and_a_read_only_mount_and_leaves_nothing(tmp_path: Path) -> None:
+    """A box's files as a power cut left them (its last actions only in the -wal, no -shm): the display reads them
+    as status does, where SQLite's own read-only connection would have to make a -shm."""
+    pygame.font.init()
+    box = tmp_path / "box"
+    journal = Journal(box / "journal.sqlite")
+    record_game(journal, "pirates", 2, seed=3, actions=6)
+    power_cut = {name: (box / name).read_bytes() for name in ("journal.sqlite", "journal.sqlite-wal")}
+    journal.close()
+
+    def shows_the_game(state: Path) -> None:
+        before = {p.name for p in state.iterdir()}
+        app = DisplayApp(state / "journal.sqlite", OffScreen())
+        try:
+            assert app.check() and app.refresh()
+            view = app.view()
+            assert view.game == "pirates" and view.answer == "game 1  ·  6 actions", view.answer
+            assert not app.check(), "nothing new: no second read"
+        finally:
+            app.close()
+        assert leftovers(state, before) == set(), "the display left files behind"
+
+    with small_disk(tmp_path / "disk", 512) as disk:
+        for name, data in power_cut.items():
+            (disk / name).write_bytes(data)
+        fill(disk)
+        shows_the_game(disk)
+    state = tmp_path / "ro"
+    state.mkdir()
+    for name, data in power_cut.items():
+        (state / name).write_bytes(data)
+    with read_only(state):
+        shows_the_game(state)
+
+
+def test_a_second_read_of_the_journal_checks_only_what_was_added_and_sees_what_a_fresh_read_sees(
+        tmp_path: Path) -> None:
+    """The display reads the journal again after each commit of the box; what it sees must be what ``status`` sees,
+    through appended frames, a checkpoint, a log that restarted from its start and one cut short."""
+    path = tmp_path / "journal.sqlite"
+    writer = Journal(path)
+    game_id = writer.start_game("pirates", 2, {}, 0)
+    display = Journal(path, read_only=True)
+    seq = 0
+
+    def both_see(count: int | None = None) -> int:
+        """The actions the display, read again, and a fresh read both see (``count`` when given)."""
+        display.reread()
+        fresh = Journal(path, read_only=True)
+        seen = len(fresh.actions(game_id))
+        fresh.close()
+        assert len(display.actions(game_id)) == seen and seen == (count if count is not None else seen)
+        return seen
+
+    for step in ("appended", "checkpointed", "restarted"):
+        for _ in range(20):
+            writer.record(game_id, seq, {"type": "draw", "player": seq % 2, "pad": "x" * 300})
+            seq += 1
+        both_see(seq)
+        if step == "appended":
+            writer.checkpoint(force=True)  # the log's frames are copied into the file: the next write restarts it
+    wal = tmp_path / "journal.sqlite-wal"
+    kept = wal.read_bytes()
+    os.truncate(wal, 32 + 10 * (24 + 4096))  # the log cut short under the reader (a failing card, read again)
+    assert 20 < both_see() < seq
+    wal.write_bytes(kept)
+    both_see(seq)
+    writer.close()  # a clean stop folds the log in and removes it
+    assert not wal.exists()
+    both_see(seq)
+    display.close()
