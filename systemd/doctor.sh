@@ -12,6 +12,7 @@ readonly UNIT=gamebox.service
 readonly SERVICE_USER=gamebox
 readonly CONFIG=/etc/gamebox/box.toml
 readonly GAMEBOX=/opt/gamebox/.venv/bin/gamebox
+readonly STATE_DIR=/var/lib/gamebox
 
 die() { printf 'doctor.sh: %s\n' "$*" >&2; exit 2; }
 [ "$(id -u)" -eq 0 ] || die "run as root: sudo $0"
@@ -21,7 +22,8 @@ if [ ! -d /run/systemd/system ]; then
     work=$(mktemp -d)  # lgpio's notification pipe: a folder of its own, never one another user can write
     trap 'rm -rf "$work"' EXIT
     chown "$SERVICE_USER:" "$work"
-    runuser -u "$SERVICE_USER" -- env -C "$work" GPIOZERO_PIN_FACTORY=lgpio LG_WD="$work" \
+    install -d -o "$SERVICE_USER" -g "$SERVICE_USER" -m 750 "$STATE_DIR"  # as the unit's StateDirectory= makes it
+    runuser -u "$SERVICE_USER" -- env -C "$work" GPIOZERO_PIN_FACTORY=lgpio LG_WD="$work" STATE_DIRECTORY="$STATE_DIR" \
         "$GAMEBOX" doctor --config "$CONFIG"
     exit
 fi

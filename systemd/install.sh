@@ -80,16 +80,21 @@ install_packages() {
 
 # A link in the clone that leads out of it would let the clone's owner change what the service
 # runs after this install: refuse it. The links that stay inside are copied as the files they name.
+# What the clone holds that is not the code: never copied, and its links never looked at
+# (a virtualenv's python leads out of the clone; firmware/check.sh makes one in firmware/.typecheck).
+readonly NOT_CODE=(.git .venv .typecheck __pycache__ '*.egg-info' .hypothesis '.*_cache')
+
 check_links() {
-    local link target
+    local link target name
+    local prune=(-path "$src/build")
+    for name in "${NOT_CODE[@]}"; do prune+=(-o -name "$name"); done
     while IFS= read -r -d '' link; do
         target=$(realpath -m -- "$link")
         case "$target" in
             "$src"/*) [ -e "$target" ] || die "refusing $link: it names $target, which is not there" ;;
             *) die "refusing $link: it leads out of the clone, to $target (copy the file in instead)" ;;
         esac
-    done < <(find "$src" \( -name .git -o -name .venv -o -name __pycache__ -o -name '*.egg-info' \
-        -o -name .hypothesis -o -name '.*_cache' -o -path "$src/build" \) -prune -o -type l -print0)
+    done < <(find "$src" \( "${prune[@]}" \) -prune -o -type l -print0)
 }
 
 install_code() {
@@ -97,8 +102,7 @@ install_code() {
     install -d -o root -g root -m 755 "$PREFIX"
     check_links
     copied=$(rsync -rLptgoiO --delete --chown=root:root --chmod=D755,Fu=rwX,Fgo=rX \
-        --exclude=.git --exclude=.venv --exclude=__pycache__ --exclude='*.egg-info' \
-        --exclude=.hypothesis --exclude='.*_cache' --exclude=/build \
+        "${NOT_CODE[@]/#/--exclude=}" --exclude=/build \
         "$src"/ "$PREFIX"/ | grep -v '^skipping non-regular file') || true  # a pipe lgpio left in the clone
     if [ -n "$copied" ]; then say "copied the code to $PREFIX"; changed=1; fi
     if [ ! -x "$VENV/bin/python" ]; then

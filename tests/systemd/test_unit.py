@@ -187,13 +187,18 @@ def test_the_driver_behind_each_allowed_class_is_loaded_at_boot(device_class: st
     assert "systemd/modules.conf" in (ROOT / "systemd/install.sh").read_text()
 
 
-def test_the_installed_config_names_the_services_state_folder_so_status_reads_the_box(tmp_path: Path) -> None:
+def test_the_installed_config_and_the_scripts_name_the_services_state_folder(tmp_path: Path) -> None:
     """Found in the virtual Pi: ``gamebox status --config /etc/gamebox/box.toml`` run by hand has no
-    ``$STATE_DIRECTORY`` and read an empty folder in the user's home while the service played a game."""
+    ``$STATE_DIRECTORY`` and read an empty folder in the user's home while the service played a game; and
+    doctor.sh without systemd (test-install.sh's root) checked a folder the service never uses."""
+    import re
+
     from controller.config import load_config
 
+    folder = Path("/var/lib") / service_settings()["StateDirectory"][-1]
     script = (ROOT / "systemd" / "install.sh").read_text()
     written = script.split("cat > \"$CONFIG\" <<'TOML'\n", 1)[1].split("\nTOML\n", 1)[0]
     (tmp_path / "box.toml").write_text(written)
-    folder = service_settings()["StateDirectory"][-1]
-    assert load_config(tmp_path / "box.toml").state_dir == Path("/var/lib") / folder
+    assert load_config(tmp_path / "box.toml").state_dir == folder
+    for name in ("install.sh", "doctor.sh"):
+        assert re.findall(r"^readonly STATE_DIR=(.+)$", (ROOT / "systemd" / name).read_text(), re.M) == [str(folder)]

@@ -54,8 +54,8 @@ def test_a_sound_that_did_not_play_is_not_found(tmp_path: Path) -> None:
     """Other brass (the round's fanfare, the goodbye) and the voice are not the treasure fanfare."""
     heard = record(tmp_path / "speaker.wav", (1.0, mono("round-fanfare.wav")), (3.0, mono("game-over.wav")),
                    (3.5, mono("voice/en/treasure-2.wav")), (7.0, mono("ship-horn.wav")))
-    assert run.sound_found(heard, SOUNDS / "treasure-fanfare.wav") < 0.7
-    assert run.sound_found(heard, SOUNDS / "siren.wav") < 0.7
+    assert run.sound_found(heard, SOUNDS / "treasure-fanfare.wav") < 0.75
+    assert run.sound_found(heard, SOUNDS / "siren.wav") < 0.75
 
 
 def test_a_recording_cut_off_by_a_killed_machine_is_read_to_its_end(tmp_path: Path) -> None:
