@@ -1,9 +1,10 @@
 """The station link: one MQTT client on the box's own asyncio loop, never in the way of a tap.
 
 The box tells the link what happened (its listeners, the pump's events);
-the link only queues: accepted actions go into a bounded :class:`Outbox`,
-and the state is snapshotted after the pump has pushed the tap's sound and
-light. A separate task sends the outbox whenever the broker is there, and
+the link only queues: accepted actions go into a bounded :class:`Outbox`
+(past its bound they are read back from the journal later, also after a
+restart: :mod:`controller.station.catchup`), and the state is snapshotted
+after the pump has pushed the tap's sound and light. A separate task sends the outbox whenever the broker is there, and
 reconnects (0.25 s, doubling to 4 s) when it is not. Commands from the
 broker are posted into the box's event queue, so they run between two
 inputs, exactly like a tap.
@@ -23,9 +24,10 @@ from controller.box.box import Box
 from controller.config import NetworkConfig
 from controller.games import engine_class
 from controller.stage.lights.colors import SEAT_COLOR_NAMES
+from controller.station import catchup
 from controller.station.commands import VOLUME_STEP, Command, Refused, command_id, parse
 from controller.station.discovery import discovery_messages, discovery_topics
-from controller.station.outbox import Outbox
+from controller.station.outbox import Outbox, Place
 from controller.station.topics import STATE_FIELDS, Topics, encode
 from hardware.events import DeviceFault, DeviceRecovered
 
@@ -77,7 +79,7 @@ class StationLink:
                  wall: Callable[[], float] = time.time) -> None:
         self.settings, self.box, self.post, self.devices, self.wall = settings, box, post, devices, wall
         self.topics = Topics(settings.prefix, settings.station)
-        self.outbox = Outbox(settings.queue)
+        self.outbox = Outbox(settings.queue, settings.queue)
         self.connected = asyncio.Event()
         self.faults: dict[str, str] = {}
         self.last_round = False  # "time is nearly up": the box goes to its menu when this game ends
@@ -90,7 +92,9 @@ class StationLink:
         self._refusals = Budget(REFUSALS, REFUSALS_EVERY)
         self.boot = secrets.token_hex(4)  # this run of this box: two boxes with one name are told apart by it
         self._loop = asyncio.get_running_loop()
+        self._find_place()
         box.listeners.append(self._accepted)
+        box.undo_listeners.append(self._undone)
         self._announce()
         self._task = self._loop.create_task(self._run(), name="station-link")
 
@@ -130,20 +134,58 @@ class StationLink:
         self._task.cancel()
         with suppress(asyncio.CancelledError):
             await self._task
+        self._keep_mark()
 
     # -- what the box tells -------------------------------------------------------------
+    def _find_place(self) -> None:
+        """Where the broker's copy of the table ends: the stored mark, or (a box new to the broker) the journal's end."""
+        journal = self.box.journal
+        end = catchup.end_of(journal)
+        mark = catchup.read_mark(journal)
+        if mark is None:
+            mark = end
+            catchup.write_mark(journal, mark)
+        self.acknowledged = self._saved = self._queued = mark
+        self._behind = end > mark  # events the journal holds and the outbox does not
+
+    def _table(self, place: Place, event: dict[str, Any]) -> None:
+        """A table event: queued, or once the outbox is full (and until the link caught up) read back later."""
+        if not self._behind and self.outbox.event(self.topics.events, event, place):
+            self._queued = place
+        else:
+            self._behind = True
+
     def _accepted(self, action: dict[str, Any], outcome: Any) -> None:
         """A box listener: queue the action as it is, encoded later by the sender."""
-        self.outbox.event(self.topics.events, {
-            "station": self.topics.station, "at": self.wall(), "kind": "action", "seq": self.box.seq - 1,
-            "game_id": self.box.game_id, "action": action, "events": list(getattr(outcome, "events", [])),
-        }, table=True)
+        game_id, seq = self.box.game_id, self.box.seq - 1
+        self._table((game_id, seq), {
+            "station": self.topics.station, "at": self.wall(), "kind": "action", "seq": seq,
+            "game_id": game_id, "action": action, "events": list(getattr(outcome, "events", [])),
+        })
         engine = self.box.engine
         if engine is not None and engine.over:  # a message of its own: the retained state may have moved on when it is sent
             snap = self.box.snapshot()
-            self.outbox.event(self.topics.events, {
-                "station": self.topics.station, "at": self.wall(), "kind": "game_over", "game_id": self.box.game_id,
-                "game": engine.game, "winners": snap["winners"], "started_at": snap["started_at"]}, table=True)
+            self._table((game_id, seq + 1), {
+                "station": self.topics.station, "at": self.wall(), "kind": "game_over", "game_id": game_id,
+                "game": engine.game, "winners": snap["winners"], "started_at": snap["started_at"]})
+
+    def _undone(self, _action: dict[str, Any]) -> None:
+        """An action taken back: the next one takes its seq, so the places after it are to be told again."""
+        place = (self.box.game_id, self.box.seq - 1)
+        self.acknowledged, self._queued = min(self.acknowledged, place), min(self._queued, place)
+
+    def _catch_up(self) -> None:
+        """Behind, with no table event left in the outbox: the next batch read back from the journal."""
+        batch = catchup.events_after(self.box.journal, self.topics.station, self._queued, self.outbox.table_size)
+        for place, event in batch:
+            self.outbox.event(self.topics.events, event, place)
+            self._queued = place
+        self._behind = len(batch) == self.outbox.table_size
+
+    def _keep_mark(self) -> None:
+        if self.acknowledged != self._saved:
+            catchup.write_mark(self.box.journal, self.acknowledged)
+            self._saved = self.acknowledged
 
     def _publish_state(self) -> None:
         self._state_soon = False
@@ -270,6 +312,7 @@ class StationLink:
                     await _first_failure(self._send(client), self._receive(client), self._heartbeat())
             except aiomqtt.MqttError as exc:
                 self.connected.clear()
+                self._keep_mark()
                 (log.debug if said else log.warning)(
                     "broker %s:%d: %s; trying again every few seconds", self.settings.broker, self.settings.port, exc)
                 said = True
@@ -287,6 +330,8 @@ class StationLink:
 
     async def _send(self, client: Any) -> None:
         while True:
+            if self._behind and not self.outbox.table_waiting:
+                self._catch_up()
             message = self.outbox.take()
             if message is None:
                 await self.outbox.ready.wait()
@@ -300,6 +345,8 @@ class StationLink:
                 raise
             finally:
                 self._sending = False
+            if not retain and entry[2] is not None:  # acknowledged by the broker (QoS 1)
+                self.acknowledged = entry[2]
 
     async def _receive(self, client: Any) -> None:
         async for message in client.messages:
@@ -320,13 +367,14 @@ class StationLink:
     async def _heartbeat(self) -> None:
         while True:
             self._health()
+            self._keep_mark()
             skipped = self._refusals.take_skipped()
             if skipped:
                 log.warning("%d more commands refused, not each told", skipped)
             await asyncio.sleep(self.settings.health_every)
 
     async def _drained(self) -> None:
-        while len(self.outbox) or self._sending:
+        while len(self.outbox) or self._sending or self._behind:
             await asyncio.sleep(0.01)
 
 
