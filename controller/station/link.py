@@ -24,11 +24,12 @@ from controller.box.box import Box
 from controller.config import NetworkConfig
 from controller.games import engine_class
 from controller.stage.lights.colors import SEAT_COLOR_NAMES
-from controller.station import catchup
+from controller.station.catchup import NOWHERE, end_of, events_after, read_mark, write_mark
 from controller.station.commands import VOLUME_STEP, Command, Refused, command_id, parse
 from controller.station.discovery import discovery_messages, discovery_topics
 from controller.station.outbox import Outbox, Place
 from controller.station.topics import STATE_FIELDS, Topics, encode
+from controller.storage.journal import JournalError
 from hardware.events import DeviceFault, DeviceRecovered
 
 log = logging.getLogger("gamebox.station")
@@ -140,11 +141,14 @@ class StationLink:
     def _find_place(self) -> None:
         """Where the broker's copy of the table ends: the stored mark, or (a box new to the broker) the journal's end."""
         journal = self.box.journal
-        end = catchup.end_of(journal)
-        mark = catchup.read_mark(journal)
+        try:
+            end, mark = end_of(journal), read_mark(journal)
+        except JournalError as exc:  # the box says the journal fails; the link starts from nothing
+            log.warning("cannot read the journal for the broker: %s", exc)
+            end = mark = NOWHERE
         if mark is None:
             mark = end
-            catchup.write_mark(journal, mark)
+            write_mark(journal, mark)
         self.acknowledged = self._saved = self._queued = mark
         self._behind = end > mark  # events the journal holds and the outbox does not
 
@@ -176,7 +180,11 @@ class StationLink:
 
     def _catch_up(self) -> None:
         """Behind, with no table event left in the outbox: the next batch read back from the journal."""
-        batch = catchup.events_after(self.box.journal, self.topics.station, self._queued, self.outbox.table_size)
+        try:
+            batch = events_after(self.box.journal, self.topics.station, self._queued, self.outbox.table_size)
+        except JournalError as exc:  # tried again when the outbox next has something to send
+            log.warning("cannot read the journal back for the broker: %s", exc)
+            return
         for place, event in batch:
             self.outbox.event(self.topics.events, event, place)
             self._queued = place
@@ -184,7 +192,7 @@ class StationLink:
 
     def _keep_mark(self) -> None:
         if self.acknowledged != self._saved:
-            catchup.write_mark(self.box.journal, self.acknowledged)
+            write_mark(self.box.journal, self.acknowledged)
             self._saved = self.acknowledged
 
     def _publish_state(self) -> None:
