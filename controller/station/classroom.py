@@ -19,6 +19,7 @@ import logging
 import math
 import re
 import secrets
+import socket
 import ssl
 import time
 from dataclasses import dataclass, field
@@ -247,24 +248,25 @@ class TeacherPage:
         self.room = Classroom(settings.prefix)
         self._connections, self._full_told = 0, False
         self.client: Any = None
-        self.server: asyncio.AbstractServer | None = None
+        self._sockets: list[socket.socket] = []
+        self._open: set[asyncio.Task[None]] = set()
 
     @property
     def needs_pin(self) -> bool:
         return self.pin is not None
 
     async def start(self) -> None:
-        self.server = await asyncio.start_server(self._serve, self.listen, self.port, ssl=self.tls,
-                                                 ssl_handshake_timeout=self.request_seconds if self.tls else None)
-        self.port = self.server.sockets[0].getsockname()[1]
-        self._tasks = [asyncio.create_task(self._mqtt()), asyncio.create_task(self._tick())]
+        self._sockets = listening_sockets(self.listen, self.port)
+        self.port = self._sockets[0].getsockname()[1]
+        self._tasks = [asyncio.create_task(self._accept(sock)) for sock in self._sockets]
+        self._tasks += [asyncio.create_task(self._mqtt()), asyncio.create_task(self._tick())]
 
     async def stop(self) -> None:
-        for task in self._tasks:
+        for task in [*self._tasks, *self._open]:
             task.cancel()
-        if self.server is not None:
-            self.server.close()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*self._tasks, *self._open, return_exceptions=True)
+        for sock in self._sockets:
+            sock.close()
 
     async def _tick(self) -> None:
         """Once a second: silent stations are shown offline, and what changed in bulk (stations ignored) is told."""
@@ -326,15 +328,43 @@ class TeacherPage:
         return {"id": command_id, "stations": online if station == ALL else [station]}
 
     # -- HTTP -------------------------------------------------------------------------------
+    async def _accept(self, sock: socket.socket) -> None:
+        """Accept connections ourselves, so that at most ``max_connections`` are open, TLS handshakes included
+        (asyncio's own server shakes hands before counting); the rest are closed at once, told in one line."""
+        loop = asyncio.get_running_loop()
+        while True:
+            conn, _ = await loop.sock_accept(sock)
+            if self._connections >= self.max_connections:
+                if not self._full_told:
+                    log.warning("%d connections open: more are turned away until some close", self._connections)
+                    self._full_told = True
+                conn.close()
+                continue
+            self._connections += 1
+            task = asyncio.create_task(self._connection(conn))
+            self._open.add(task)
+            task.add_done_callback(self._open.discard)
+
+    async def _connection(self, conn: socket.socket) -> None:
+        """One connection: its TLS handshake within ``request_seconds``, then its request."""
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader()
+        try:
+            try:
+                transport, protocol = await loop.connect_accepted_socket(
+                    lambda: asyncio.StreamReaderProtocol(reader), conn, ssl=self.tls,
+                    ssl_handshake_timeout=self.request_seconds if self.tls else None)
+            except (OSError, ssl.SSLError, asyncio.TimeoutError, ConnectionError):
+                conn.close()
+                return
+            await self._serve(reader, asyncio.StreamWriter(transport, protocol, reader, loop))
+        finally:
+            self._connections -= 1
+            if self._connections < self.max_connections:
+                self._full_told = False
+
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        """One request per connection, read whole within ``request_seconds``; at most ``max_connections`` at once."""
-        if self._connections >= self.max_connections:
-            if not self._full_told:
-                log.warning("%d connections open: more are turned away until some close", self._connections)
-                self._full_told = True
-            writer.close()
-            return
-        self._connections += 1
+        """One request per connection, read whole within ``request_seconds``."""
         try:
             try:
                 method, path, headers, body = await asyncio.wait_for(_read_request(reader), self.request_seconds)
@@ -346,9 +376,6 @@ class TeacherPage:
         except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, asyncio.TimeoutError, ConnectionError):
             pass
         finally:
-            self._connections -= 1
-            if self._connections < self.max_connections:
-                self._full_told = False
             writer.close()
 
     async def _route(self, method: str, path: str, headers: dict[str, str], body: bytes,
@@ -474,6 +501,27 @@ async def _reply(writer: asyncio.StreamWriter, status: int, kind: str, body: byt
 def is_online(entry: dict[str, Any]) -> bool:
     """The station said it is online, and its heartbeat has not gone silent since."""
     return bool((entry.get("online") or {}).get("online")) and not entry.get("silent")
+
+
+def listening_sockets(host: str, port: int) -> list[socket.socket]:
+    """Listening sockets on every address of ``host`` (one port for all: the first one's, when ``port`` is 0)."""
+    sockets: list[socket.socket] = []
+    try:
+        for family, kind, proto, _, address in socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                                                                  flags=socket.AI_PASSIVE):
+            sock = socket.socket(family, kind, proto)
+            sockets.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind((address[0], sockets[0].getsockname()[1] if len(sockets) > 1 else port, *address[2:]))
+            sock.listen(100)
+            sock.setblocking(False)
+    except OSError:
+        for sock in sockets:
+            sock.close()
+        raise
+    return sockets
 
 
 def is_loopback(host: str) -> bool:

@@ -13,13 +13,14 @@ import json
 import logging
 import os
 import shutil
+import ssl
 import subprocess
 from pathlib import Path
 
 import pytest
 
 from controller.config import NetworkConfig
-from controller.station.classroom import TeacherPage
+from controller.station.classroom import TeacherPage, https
 from controller.station.pageguard import LOCK_AFTER, LOCK_SECONDS, Guard
 from tests.station.brokers import GAMEBOX, Broker, PageClient, Station, TeacherPageProcess, Watcher, wait_until
 from tests.station.test_broker_locks import certificates
@@ -142,7 +143,7 @@ async def answer(reader: asyncio.StreamReader) -> bytes:
 
 def test_slow_requests_and_a_flood_of_connections_cannot_take_the_page(broker: Broker, caplog: pytest.LogCaptureFixture) -> None:
     async def main() -> None:
-        page = TeacherPage(NetworkConfig(broker=broker.host, port=broker.port), max_connections=5, request_seconds=2.0)
+        page = TeacherPage(NetworkConfig(broker=broker.host, port=broker.port), port=0, max_connections=5, request_seconds=2.0)
         await page.start()
         try:
             slow = []
@@ -164,6 +165,45 @@ def test_slow_requests_and_a_flood_of_connections_cannot_take_the_page(broker: B
             writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
             assert (await answer(reader)).startswith(b"HTTP/1.1 200")
             writer.close()
+        finally:
+            await page.stop()
+
+    with caplog.at_level(logging.WARNING, logger="gamebox.classroom"):
+        asyncio.run(main())
+    assert len([r for r in caplog.records if "connections open" in r.message]) == 1
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="no openssl to make the test's certificates")
+def test_stalled_tls_handshakes_count_against_the_limit_and_are_let_go_after_the_timeout(
+        tmp_path: Path, broker: Broker, caplog: pytest.LogCaptureFixture) -> None:
+    certs = certificates(tmp_path / "certs")
+
+    async def teacher_gets_the_page(port: int) -> bytes:
+        context = ssl.create_default_context(cafile=str(certs["ca_crt"]))
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, ssl=context)
+        except ConnectionError:  # turned away before the handshake
+            return b""
+        writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        try:
+            return await answer(reader)
+        finally:
+            writer.close()
+
+    async def main() -> None:
+        page = TeacherPage(NetworkConfig(broker=broker.host, port=broker.port), port=0, max_connections=5, request_seconds=3.0,
+                           tls=https(certs["broker_crt"], certs["broker_key"]))
+        await page.start()
+        try:
+            stalled = [await asyncio.open_connection("127.0.0.1", page.port) for _ in range(12)]  # TCP, never a hello
+            beyond = [await answer(reader) for reader, _ in stalled[5:]]
+            assert beyond == [b""] * 7  # past the limit: closed at once, not after the handshake's timeout
+            assert not any(reader.at_eof() for reader, _ in stalled[:5])  # the first five still wait for their hello
+            assert await teacher_gets_the_page(page.port) == b""  # the page is full, and says so in its log
+            assert [await answer(reader) for reader, _ in stalled[:5]] == [b""] * 5  # let go after request_seconds
+            for _, writer in stalled:
+                writer.close()
+            assert (await teacher_gets_the_page(page.port)).startswith(b"HTTP/1.1 200")
         finally:
             await page.stop()
 
