@@ -169,7 +169,7 @@ def test_the_teacher_s_page_logs_in_with_the_teacher_s_account(tmp_path: Path, s
 
 
 def test_broker_config_refuses_names_that_would_open_a_hole(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    for names in (["all"], ["teacher"], ["red", "red"], ["red/#"]):
+    for names in (["all"], ["teacher"], ["homeassistant"], ["red", "red"], ["red/#"]):
         assert run_command(["classroom", "broker-config", "--dir", str(tmp_path / "b"), "--broker", "x", *names]) == 2
     assert not (tmp_path / "b").exists()
     assert run_command(["classroom", "broker-config", "--dir", str(tmp_path / "b"), "--broker", "x", "red"]) == 0
@@ -292,3 +292,12 @@ def test_doctor_says_whether_the_station_obeys_commands(tmp_path: Path) -> None:
     assert "obeys commands (logged in as red" in _station_rows(load_config(path))[0].detail
     path.write_text("")
     assert _station_rows(load_config(path)) == []
+
+
+def test_client_certificates_need_the_ca_s_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("b.crt", "b.key", "ca.crt"):
+        (tmp_path / name).write_text("x")
+    assert run_command(["classroom", "broker-config", "--dir", str(tmp_path / "b"), "--broker", "x", "--tls-cert",
+                        str(tmp_path / "b.crt"), "--tls-key", str(tmp_path / "b.key"), "--tls-ca", str(tmp_path / "ca.crt"),
+                        "--require-certificate", "red"]) == 2
+    assert "--tls-ca-key" in capsys.readouterr().err and not (tmp_path / "b").exists()
