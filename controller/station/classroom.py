@@ -21,6 +21,7 @@ import re
 import secrets
 import socket
 import ssl
+import struct
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -238,9 +239,10 @@ class TeacherPage:
 
     def __init__(self, settings: NetworkConfig, listen: str = "127.0.0.1", port: int = 8080, pin: str | None = None,
                  names: tuple[str, ...] = (), max_connections: int = MAX_CONNECTIONS,
-                 request_seconds: float = REQUEST_SECONDS, tls: ssl.SSLContext | None = None) -> None:
+                 request_seconds: float = REQUEST_SECONDS, tls: ssl.SSLContext | None = None,
+                 stalled_seconds: float = STALLED_SECONDS) -> None:
         self.settings, self.listen, self.port, self.tls = settings, listen, port, tls
-        self.max_connections, self.request_seconds = max_connections, request_seconds
+        self.max_connections, self.request_seconds, self.stalled_seconds = max_connections, request_seconds, stalled_seconds
         self.pin, self.made_up = check_pin(pin), False
         if self.pin is None and not is_loopback(listen):
             self.pin, self.made_up = made_up_pin(), True
@@ -373,7 +375,9 @@ class TeacherPage:
                 return
             peer = writer.get_extra_info("peername")
             await self._route(method, path.split("?")[0], headers, body, writer, str(peer[0]) if peer else "?")
-        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, asyncio.TimeoutError, ConnectionError):
+        except asyncio.TimeoutError:  # a request that never came whole, or a browser that stopped reading
+            _drop(writer)
+        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
             pass
         finally:
             writer.close()
@@ -450,7 +454,7 @@ class TeacherPage:
         writer.write(f"event: room\ndata: {json.dumps(self.room.room())}\n\n".encode())
         for entry in self.room.everything():
             writer.write(f"data: {json.dumps(entry, separators=(',', ':'))}\n\n".encode())
-        await asyncio.wait_for(writer.drain(), STALLED_SECONDS)
+        await asyncio.wait_for(writer.drain(), self.stalled_seconds)
         queue: asyncio.Queue[str] = asyncio.Queue(STREAM_BACKLOG)
         self.room.listeners.add(queue)
         try:
@@ -459,7 +463,8 @@ class TeacherPage:
                     writer.write((await asyncio.wait_for(queue.get(), KEEPALIVE)).encode())
                 except asyncio.TimeoutError:
                     writer.write(b": still here\n\n")
-                await asyncio.wait_for(writer.drain(), STALLED_SECONDS)  # a browser that stopped reading is let go
+                await asyncio.wait_for(writer.drain(), self.stalled_seconds)  # a browser that stopped reading is let go
+            _drop(writer)  # too slow to follow: the browser reconnects and gets everything
         finally:
             self.room.listeners.discard(queue)
             self.room.overflowed.discard(queue)
@@ -480,6 +485,14 @@ async def _read_request(reader: asyncio.StreamReader) -> tuple[str, str, dict[st
     if not 0 <= length <= MAX_REQUEST:
         raise ValueError("body too large")
     return method, path, headers, await reader.readexactly(length) if length else b""
+
+
+def _drop(writer: asyncio.StreamWriter) -> None:
+    """Let a connection go at once (a reset): a close would keep it, and what it did not read, until it reads."""
+    sock = writer.get_extra_info("socket")
+    if sock is not None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    writer.transport.abort()
 
 
 def _cookies(header: str) -> dict[str, str]:
