@@ -4,8 +4,9 @@ The box tells the link what happened (its listeners, the pump's events);
 the link only queues: accepted actions go into a bounded :class:`Outbox`
 (past its bound they are read back from the journal later, also after a
 restart: :mod:`controller.station.catchup`), and the state is snapshotted
-after the pump has pushed the tap's sound and light. A separate task sends the outbox whenever the broker is there, and
-reconnects (0.25 s, doubling to 4 s) when it is not. Commands from the
+after the pump has pushed the tap's sound and light. A separate task sends
+the outbox whenever the broker is there, and reconnects (0.25 s, doubling
+to 4 s) when it is not. Commands from the
 broker are posted into the box's event queue, so they run between two
 inputs, exactly like a tap.
 """
@@ -191,6 +192,7 @@ class StationLink:
         self._behind = len(batch) == self.outbox.table_size
 
     def _keep_mark(self) -> None:
+        """The broker's acknowledged place into the journal, when it moved (a restart catches up from it)."""
         if self.acknowledged != self._saved:
             write_mark(self.box.journal, self.acknowledged)
             self._saved = self.acknowledged
