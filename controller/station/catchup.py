@@ -20,7 +20,7 @@ from typing import Any
 
 from controller.games import engine_class
 from controller.games.base import Rejection
-from controller.station.outbox import Place
+from controller.station.outbox import Outbox, Place
 from controller.storage.journal import Journal, JournalError
 
 log = logging.getLogger("gamebox.station")
@@ -87,3 +87,52 @@ def _game_events(journal: Journal, station: str, record: Any, after: int, most: 
         out.append(((record.id, end), {"station": station, "at": record.ended, "kind": "game_over", "game_id": record.id,
                                        "game": record.game, "winners": record.winners or [], "started_at": record.started}))
     return out
+
+
+class Catchup:
+    """The link's place in the table's events: what the broker acknowledged, what is queued, whether the journal
+    holds more than the outbox (then live events are not queued: they are read back in order)."""
+
+    def __init__(self, journal: Journal, outbox: Outbox, topic: str, station: str) -> None:
+        self.journal, self.outbox, self.topic, self.station = journal, outbox, topic, station
+        try:
+            end, mark = end_of(journal), read_mark(journal)
+        except JournalError as exc:  # the box says the journal fails; the link starts from nothing
+            log.warning("cannot read the journal for the broker: %s", exc)
+            end = mark = NOWHERE
+        if mark is None:  # a box new to the broker: its past games are not sent
+            mark = end
+            write_mark(journal, mark)
+        self.acknowledged = self._saved = self._queued = mark
+        self.behind = end > mark
+
+    def table(self, place: Place, event: dict[str, Any]) -> None:
+        """A live table event: queued, or once the outbox is full (and until caught up) read back later."""
+        if not self.behind and self.outbox.event(self.topic, event, place):
+            self._queued = place
+        else:
+            self.behind = True
+
+    def undone(self, place: Place) -> None:
+        """An action taken back (``place`` is the one before it): the next one takes its seq, to be told again."""
+        self.acknowledged, self._queued = min(self.acknowledged, place), min(self._queued, place)
+
+    def refill(self) -> None:
+        """Behind, with no table event left in the outbox: the next batch read back from the journal."""
+        if not self.behind or self.outbox.table_waiting:
+            return
+        try:
+            batch = events_after(self.journal, self.station, self._queued, self.outbox.table_size)
+        except JournalError as exc:  # tried again when the outbox next has something to send
+            log.warning("cannot read the journal back for the broker: %s", exc)
+            return
+        for place, event in batch:
+            self.outbox.event(self.topic, event, place)
+            self._queued = place
+        self.behind = len(batch) == self.outbox.table_size
+
+    def keep(self) -> None:
+        """The acknowledged place into the journal, when it moved (a restart catches up from it)."""
+        if self.acknowledged != self._saved:
+            write_mark(self.journal, self.acknowledged)
+            self._saved = self.acknowledged

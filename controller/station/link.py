@@ -25,12 +25,11 @@ from controller.box.box import Box
 from controller.config import NetworkConfig
 from controller.games import engine_class
 from controller.stage.lights.colors import SEAT_COLOR_NAMES
-from controller.station.catchup import NOWHERE, end_of, events_after, read_mark, write_mark
+from controller.station.catchup import Catchup
 from controller.station.commands import VOLUME_STEP, Command, Refused, command_id, parse
 from controller.station.discovery import discovery_messages, discovery_topics
-from controller.station.outbox import Outbox, Place
+from controller.station.outbox import Outbox
 from controller.station.topics import STATE_FIELDS, Topics, encode
-from controller.storage.journal import JournalError
 from hardware.events import DeviceFault, DeviceRecovered
 
 log = logging.getLogger("gamebox.station")
@@ -94,7 +93,7 @@ class StationLink:
         self._refusals = Budget(REFUSALS, REFUSALS_EVERY)
         self.boot = secrets.token_hex(4)  # this run of this box: two boxes with one name are told apart by it
         self._loop = asyncio.get_running_loop()
-        self._find_place()
+        self.catchup = Catchup(box.journal, self.outbox, self.topics.events, self.topics.station)
         box.listeners.append(self._accepted)
         box.undo_listeners.append(self._undone)
         self._announce()
@@ -136,66 +135,25 @@ class StationLink:
         self._task.cancel()
         with suppress(asyncio.CancelledError):
             await self._task
-        self._keep_mark()
+        self.catchup.keep()
 
     # -- what the box tells -------------------------------------------------------------
-    def _find_place(self) -> None:
-        """Where the broker's copy of the table ends: the stored mark, or (a box new to the broker) the journal's end."""
-        journal = self.box.journal
-        try:
-            end, mark = end_of(journal), read_mark(journal)
-        except JournalError as exc:  # the box says the journal fails; the link starts from nothing
-            log.warning("cannot read the journal for the broker: %s", exc)
-            end = mark = NOWHERE
-        if mark is None:
-            mark = end
-            write_mark(journal, mark)
-        self.acknowledged = self._saved = self._queued = mark
-        self._behind = end > mark  # events the journal holds and the outbox does not
-
-    def _table(self, place: Place, event: dict[str, Any]) -> None:
-        """A table event: queued, or once the outbox is full (and until the link caught up) read back later."""
-        if not self._behind and self.outbox.event(self.topics.events, event, place):
-            self._queued = place
-        else:
-            self._behind = True
-
     def _accepted(self, action: dict[str, Any], outcome: Any) -> None:
         """A box listener: queue the action as it is, encoded later by the sender."""
         game_id, seq = self.box.game_id, self.box.seq - 1
-        self._table((game_id, seq), {
+        self.catchup.table((game_id, seq), {
             "station": self.topics.station, "at": self.wall(), "kind": "action", "seq": seq,
             "game_id": game_id, "action": action, "events": list(getattr(outcome, "events", [])),
         })
         engine = self.box.engine
         if engine is not None and engine.over:  # a message of its own: the retained state may have moved on when it is sent
             snap = self.box.snapshot()
-            self._table((game_id, seq + 1), {
+            self.catchup.table((game_id, seq + 1), {
                 "station": self.topics.station, "at": self.wall(), "kind": "game_over", "game_id": game_id,
                 "game": engine.game, "winners": snap["winners"], "started_at": snap["started_at"]})
 
     def _undone(self, _action: dict[str, Any]) -> None:
-        """An action taken back: the next one takes its seq, so the places after it are to be told again."""
-        place = (self.box.game_id, self.box.seq - 1)
-        self.acknowledged, self._queued = min(self.acknowledged, place), min(self._queued, place)
-
-    def _catch_up(self) -> None:
-        """Behind, with no table event left in the outbox: the next batch read back from the journal."""
-        try:
-            batch = events_after(self.box.journal, self.topics.station, self._queued, self.outbox.table_size)
-        except JournalError as exc:  # tried again when the outbox next has something to send
-            log.warning("cannot read the journal back for the broker: %s", exc)
-            return
-        for place, event in batch:
-            self.outbox.event(self.topics.events, event, place)
-            self._queued = place
-        self._behind = len(batch) == self.outbox.table_size
-
-    def _keep_mark(self) -> None:
-        """The broker's acknowledged place into the journal, when it moved (a restart catches up from it)."""
-        if self.acknowledged != self._saved:
-            write_mark(self.box.journal, self.acknowledged)
-            self._saved = self.acknowledged
+        self.catchup.undone((self.box.game_id, self.box.seq - 1))
 
     def _publish_state(self) -> None:
         self._state_soon = False
@@ -322,7 +280,7 @@ class StationLink:
                     await _first_failure(self._send(client), self._receive(client), self._heartbeat())
             except aiomqtt.MqttError as exc:
                 self.connected.clear()
-                self._keep_mark()
+                self.catchup.keep()
                 (log.debug if said else log.warning)(
                     "broker %s:%d: %s; trying again every few seconds", self.settings.broker, self.settings.port, exc)
                 said = True
@@ -340,8 +298,7 @@ class StationLink:
 
     async def _send(self, client: Any) -> None:
         while True:
-            if self._behind and not self.outbox.table_waiting:
-                self._catch_up()
+            self.catchup.refill()
             message = self.outbox.take()
             if message is None:
                 await self.outbox.ready.wait()
@@ -356,7 +313,7 @@ class StationLink:
             finally:
                 self._sending = False
             if not retain and entry[2] is not None:  # acknowledged by the broker (QoS 1)
-                self.acknowledged = entry[2]
+                self.catchup.acknowledged = entry[2]
 
     async def _receive(self, client: Any) -> None:
         async for message in client.messages:
@@ -377,14 +334,14 @@ class StationLink:
     async def _heartbeat(self) -> None:
         while True:
             self._health()
-            self._keep_mark()
+            self.catchup.keep()
             skipped = self._refusals.take_skipped()
             if skipped:
                 log.warning("%d more commands refused, not each told", skipped)
             await asyncio.sleep(self.settings.health_every)
 
     async def _drained(self) -> None:
-        while len(self.outbox) or self._sending or self._behind:
+        while len(self.outbox) or self._sending or self.catchup.behind:
             await asyncio.sleep(0.01)
 
 

@@ -72,9 +72,9 @@ def test_a_box_that_never_answers_is_named_after_five_seconds(tmp_path: Path, br
             page.clock.install()  # the page's own timers, moved by the test instead of waited for
             page.goto(page_server.url)
             card = page.locator("#station-red")
-            expect(card.locator(".game")).to_contain_text("menu", timeout=10_000)
+            expect(card.locator(".game")).to_contain_text("menu", timeout=20_000)
             card.locator("button.louder").click()
-            expect(page.locator("#note")).to_have_text("volume: sent to red, waiting for the answer…", timeout=10_000)
+            expect(page.locator("#note")).to_have_text("volume: sent to red, waiting for the answer…", timeout=20_000)
             wait_until(lambda: [m for m in watcher.messages if m[0] == "gamebox/red/set/volume"], what="the command on the broker")
             page.clock.fast_forward(4_900)
             expect(page.locator("#note")).to_have_text("volume: sent to red, waiting for the answer…")
