@@ -130,7 +130,8 @@ def test_home_assistant_s_account_sees_every_station_and_steers_none(tmp_path: P
         red.send(groups[0] + groups[1])
         hass.wait_for("gamebox/red/state", lambda s: s.get("actions") == 1)
         hass.wait_for("gamebox/red/events", lambda e: e["kind"] == "action" and e["seq"] == 0)
-        assert hass.latest("gamebox/red/health")["devices"] and hass.latest("gamebox/red/online")["online"] is True
+        assert hass.wait_for("gamebox/red/health", lambda h: h["devices"])
+        assert hass.wait_for("gamebox/red/online", lambda o: o["online"] is True)  # it may come after the state
         controls = [json.loads(p) for t, p, _ in hass.messages if t.startswith("homeassistant/") and t.endswith("/config") and p]
         command_topics = sorted(c["command_topic"] for c in controls if "command_topic" in c)
         assert len(command_topics) == 5  # volume, language and three buttons: shown, and pressed here
