@@ -356,7 +356,7 @@ class TeacherPage:
                 transport, protocol = await loop.connect_accepted_socket(
                     lambda: asyncio.StreamReaderProtocol(reader), conn, ssl=self.tls,
                     ssl_handshake_timeout=self.request_seconds if self.tls else None)
-            except (OSError, ssl.SSLError, asyncio.TimeoutError, ConnectionError):
+            except (OSError, asyncio.TimeoutError):  # the handshake failed or took too long (ssl.SSLError is an OSError)
                 conn.close()
                 return
             await self._serve(reader, asyncio.StreamWriter(transport, protocol, reader, loop))

@@ -302,3 +302,7 @@ def test_client_certificates_need_the_ca_s_key(tmp_path: Path, capsys: pytest.Ca
                         str(tmp_path / "b.crt"), "--tls-key", str(tmp_path / "b.key"), "--tls-ca", str(tmp_path / "ca.crt"),
                         "--require-certificate", "red"]) == 2
     assert "--tls-ca-key" in capsys.readouterr().err and not (tmp_path / "b").exists()
+    assert run_command(["classroom", "broker-config", "--dir", str(tmp_path / "b"), "--broker", "x", "--tls-cert",
+                        str(tmp_path / "b.crt"), "--tls-key", str(tmp_path / "b.key"), "--tls-ca", str(tmp_path / "ca.crt"),
+                        "--tls-ca-key", str(tmp_path / "missing.key"), "red"]) == 2  # the key given: certificates required
+    assert "missing.key: no such file" in capsys.readouterr().err and not (tmp_path / "b").exists()
