@@ -9,8 +9,10 @@ each once.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
+from controller.station.catchup import read_mark
 from tests.station.brokers import Broker, Station, Watcher, game_lines, wait_until
 
 EVENTS = "gamebox/red/events"
@@ -65,3 +67,44 @@ def test_events_read_back_from_the_journal_are_those_the_box_told_live(tmp_path:
     assert told[-1][1]["kind"] == "game_over" and told[-1][1]["winners"] == box.snapshot()["winners"]
     assert told[-1][0] == end_of(box.journal) == (box.game_id, len(live))
     assert [place for place, _ in events_after(box.journal, "red", told[4][0], 3)] == [place for place, _ in told[5:8]]
+
+
+def test_an_action_taken_back_after_the_broker_had_it_is_told_again_with_the_one_that_replaced_it(tmp_path: Path) -> None:
+    import asyncio
+
+    from controller.station.catchup import Catchup
+    from controller.station.outbox import Outbox
+    from controller.storage.journal import Journal
+    from tests.box.helpers import make_box, play_to_the_end
+
+    box, _stage, clock = make_box(tmp_path / "played", handover=0.0)
+    box.new_game("floppy-ears", 2)
+    play_to_the_end(box, clock, 1)
+    actions = box.journal.actions(box.game_id)
+    record = box.journal.game(box.game_id)
+
+    async def main() -> list[tuple[int, int]]:
+        journal = Journal(tmp_path / "journal.sqlite")
+        catchup = Catchup(journal, Outbox(10, 10), "gamebox/red/events", "red")  # a box new to the broker: at the end
+        game = journal.start_game(record.game, record.players, record.options, record.seed)
+        for seq, action in enumerate(actions[:5]):
+            journal.record(game, seq, action)
+            catchup.table((game, seq), {"seq": seq})  # told live
+        while catchup.outbox.take() is not None:
+            pass
+        catchup.acknowledged = (game, 4)  # the broker had actions 0 to 4
+        journal.undo(game, 4)
+        catchup.undone((game, 3))  # as the link does when the box takes action 4 back
+        catchup.behind = True  # as when the outbox is full: what follows is read back from the journal
+        for seq in (4, 5):  # the same card again: seq 4 is a new action
+            journal.record(game, seq, actions[seq])
+            catchup.table((game, seq), {"seq": seq})
+        catchup.refill()
+        told = []
+        while (message := catchup.outbox.take()) is not None:
+            told.append(json.loads(message[2]))
+        catchup.keep()
+        assert read_mark(journal) == (game, 3)  # the broker's place, kept: a restart tells 4 and 5 again too
+        return [(e["game_id"], e["seq"]) for e in told]
+
+    assert asyncio.run(main()) == [(1, 4), (1, 5)]
