@@ -4,7 +4,8 @@ The box is ``gamebox run`` as a station with a small ``queue`` (what it keeps
 in memory), so the games played while the broker is away are more than its
 memory holds; a restart in the middle loses whatever memory held. The
 broker must still get every accepted action and every game's end, in order,
-each once.
+each once. The events read back are those the box told live, and an action
+taken back is told again with the one that replaced it.
 """
 
 from __future__ import annotations
