@@ -101,6 +101,19 @@ async def station(daemon: Daemon, seed: int, until: float) -> int:
     return actions
 
 
+def waits_in(task: asyncio.Task) -> list[str]:
+    """Where a task waits: each coroutine it awaits, as file:line function."""
+    chain, awaited = [], task.get_coro()
+    while awaited is not None:
+        frame = getattr(awaited, "cr_frame", None) or getattr(awaited, "gi_frame", None)
+        if frame is None:
+            chain.append(repr(awaited)[:80])
+            break
+        chain.append(f"{Path(frame.f_code.co_filename).name}:{frame.f_lineno} {frame.f_code.co_name}")
+        awaited = getattr(awaited, "cr_await", None) or getattr(awaited, "gi_yieldfrom", None)
+    return chain
+
+
 async def classroom(broker: Broker, folder: Path, linked: int, unlinked: int, seconds: float,
                     watching: threading.Event) -> dict:
     on, off = [], []
@@ -122,6 +135,9 @@ async def classroom(broker: Broker, folder: Path, linked: int, unlinked: int, se
     for daemon in daemons:
         daemon.stopping.set()
     done, hanging = await asyncio.wait(tasks, timeout=STOP_SECONDS)  # a box that does not stop is reported, not waited for
+    if hanging:  # where each task still running waits (a box's run, and the tasks it waits for)
+        for task in asyncio.all_tasks() - {asyncio.current_task()}:
+            print(f"still running: {task.get_name()}: " + " > ".join(waits_in(task)), file=sys.stderr)
     for task in hanging:
         task.cancel()
     return {"on": on, "off": off, "actions": sum(actions), "hanging": len(hanging)}

@@ -244,10 +244,11 @@ def cmd_broker_config(args: argparse.Namespace) -> int:
     tls_files = (args.tls_cert, args.tls_key, args.tls_ca)
     if any(tls_files) and not all(tls_files):
         return _fail("TLS needs --tls-cert, --tls-key and --tls-ca together")
-    tls = Tls(*tls_files, require_certificate=args.require_certificate) if all(tls_files) else None
+    required = args.require_certificate or args.tls_ca_key is not None  # the CA's key given: certificates made, and required
+    tls = Tls(*tls_files, require_certificate=required, ca_key=args.tls_ca_key) if all(tls_files) else None
     try:
         written = write_broker_config(args.dir, args.stations, broker=args.broker, port=args.port, bind=args.bind,
-                                      prefix=args.prefix, tls=tls, force=args.force)
+                                      prefix=args.prefix, tls=tls, homeassistant=args.homeassistant, force=args.force)
     except BrokerConfigError as exc:
         return _fail(str(exc))
     for path in written:
@@ -371,7 +372,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--tls-cert", type=Path, help="the broker's certificate (TLS on; with --tls-key and --tls-ca)")
     p.add_argument("--tls-key", type=Path, help="the broker certificate's private key")
     p.add_argument("--tls-ca", type=Path, help="the CA the boxes check the broker with")
-    p.add_argument("--require-certificate", action="store_true", help="boxes must show a client certificate from --tls-ca")
+    p.add_argument("--require-certificate", action="store_true",
+                   help="every client must show a certificate from --tls-ca (made here for every account, with --tls-ca-key)")
+    p.add_argument("--tls-ca-key", type=Path,
+                   help="the CA's private key: a client certificate is made for every account, and required")
+    p.add_argument("--homeassistant", action="store_true", help="a read-only account for Home Assistant too")
     p.add_argument("--force", action="store_true", help="replace an existing set-up (every box gets a new password)")
     p.set_defaults(func=cmd_broker_config)
 

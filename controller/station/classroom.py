@@ -19,7 +19,9 @@ import logging
 import math
 import re
 import secrets
+import socket
 import ssl
+import struct
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -237,9 +239,10 @@ class TeacherPage:
 
     def __init__(self, settings: NetworkConfig, listen: str = "127.0.0.1", port: int = 8080, pin: str | None = None,
                  names: tuple[str, ...] = (), max_connections: int = MAX_CONNECTIONS,
-                 request_seconds: float = REQUEST_SECONDS, tls: ssl.SSLContext | None = None) -> None:
+                 request_seconds: float = REQUEST_SECONDS, tls: ssl.SSLContext | None = None,
+                 stalled_seconds: float = STALLED_SECONDS) -> None:
         self.settings, self.listen, self.port, self.tls = settings, listen, port, tls
-        self.max_connections, self.request_seconds = max_connections, request_seconds
+        self.max_connections, self.request_seconds, self.stalled_seconds = max_connections, request_seconds, stalled_seconds
         self.pin, self.made_up = check_pin(pin), False
         if self.pin is None and not is_loopback(listen):
             self.pin, self.made_up = made_up_pin(), True
@@ -247,24 +250,25 @@ class TeacherPage:
         self.room = Classroom(settings.prefix)
         self._connections, self._full_told = 0, False
         self.client: Any = None
-        self.server: asyncio.AbstractServer | None = None
+        self._sockets: list[socket.socket] = []
+        self._open: set[asyncio.Task[None]] = set()
 
     @property
     def needs_pin(self) -> bool:
         return self.pin is not None
 
     async def start(self) -> None:
-        self.server = await asyncio.start_server(self._serve, self.listen, self.port, ssl=self.tls,
-                                                 ssl_handshake_timeout=self.request_seconds if self.tls else None)
-        self.port = self.server.sockets[0].getsockname()[1]
-        self._tasks = [asyncio.create_task(self._mqtt()), asyncio.create_task(self._tick())]
+        self._sockets = listening_sockets(self.listen, self.port)
+        self.port = self._sockets[0].getsockname()[1]
+        self._tasks = [asyncio.create_task(self._accept(sock)) for sock in self._sockets]
+        self._tasks += [asyncio.create_task(self._mqtt()), asyncio.create_task(self._tick())]
 
     async def stop(self) -> None:
-        for task in self._tasks:
+        for task in [*self._tasks, *self._open]:
             task.cancel()
-        if self.server is not None:
-            self.server.close()
-        await asyncio.gather(*self._tasks, return_exceptions=True)
+        await asyncio.gather(*self._tasks, *self._open, return_exceptions=True)
+        for sock in self._sockets:
+            sock.close()
 
     async def _tick(self) -> None:
         """Once a second: silent stations are shown offline, and what changed in bulk (stations ignored) is told."""
@@ -326,15 +330,43 @@ class TeacherPage:
         return {"id": command_id, "stations": online if station == ALL else [station]}
 
     # -- HTTP -------------------------------------------------------------------------------
+    async def _accept(self, sock: socket.socket) -> None:
+        """Accept connections ourselves, so that at most ``max_connections`` are open, TLS handshakes included
+        (asyncio's own server shakes hands before counting); the rest are closed at once, told in one line."""
+        loop = asyncio.get_running_loop()
+        while True:
+            conn, _ = await loop.sock_accept(sock)
+            if self._connections >= self.max_connections:
+                if not self._full_told:
+                    log.warning("%d connections open: more are turned away until some close", self._connections)
+                    self._full_told = True
+                conn.close()
+                continue
+            self._connections += 1
+            task = asyncio.create_task(self._connection(conn))
+            self._open.add(task)
+            task.add_done_callback(self._open.discard)
+
+    async def _connection(self, conn: socket.socket) -> None:
+        """One connection: its TLS handshake within ``request_seconds``, then its request."""
+        loop = asyncio.get_running_loop()
+        reader = asyncio.StreamReader()
+        try:
+            try:
+                transport, protocol = await loop.connect_accepted_socket(
+                    lambda: asyncio.StreamReaderProtocol(reader), conn, ssl=self.tls,
+                    ssl_handshake_timeout=self.request_seconds if self.tls else None)
+            except (OSError, asyncio.TimeoutError):  # the handshake failed or took too long (ssl.SSLError is an OSError)
+                conn.close()
+                return
+            await self._serve(reader, asyncio.StreamWriter(transport, protocol, reader, loop))
+        finally:
+            self._connections -= 1
+            if self._connections < self.max_connections:
+                self._full_told = False
+
     async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
-        """One request per connection, read whole within ``request_seconds``; at most ``max_connections`` at once."""
-        if self._connections >= self.max_connections:
-            if not self._full_told:
-                log.warning("%d connections open: more are turned away until some close", self._connections)
-                self._full_told = True
-            writer.close()
-            return
-        self._connections += 1
+        """One request per connection, read whole within ``request_seconds``."""
         try:
             try:
                 method, path, headers, body = await asyncio.wait_for(_read_request(reader), self.request_seconds)
@@ -343,12 +375,11 @@ class TeacherPage:
                 return
             peer = writer.get_extra_info("peername")
             await self._route(method, path.split("?")[0], headers, body, writer, str(peer[0]) if peer else "?")
-        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, asyncio.TimeoutError, ConnectionError):
+        except asyncio.TimeoutError:  # a request that never came whole, or a browser that stopped reading
+            _drop(writer)
+        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
             pass
         finally:
-            self._connections -= 1
-            if self._connections < self.max_connections:
-                self._full_told = False
             writer.close()
 
     async def _route(self, method: str, path: str, headers: dict[str, str], body: bytes,
@@ -423,7 +454,7 @@ class TeacherPage:
         writer.write(f"event: room\ndata: {json.dumps(self.room.room())}\n\n".encode())
         for entry in self.room.everything():
             writer.write(f"data: {json.dumps(entry, separators=(',', ':'))}\n\n".encode())
-        await asyncio.wait_for(writer.drain(), STALLED_SECONDS)
+        await asyncio.wait_for(writer.drain(), self.stalled_seconds)
         queue: asyncio.Queue[str] = asyncio.Queue(STREAM_BACKLOG)
         self.room.listeners.add(queue)
         try:
@@ -432,7 +463,8 @@ class TeacherPage:
                     writer.write((await asyncio.wait_for(queue.get(), KEEPALIVE)).encode())
                 except asyncio.TimeoutError:
                     writer.write(b": still here\n\n")
-                await asyncio.wait_for(writer.drain(), STALLED_SECONDS)  # a browser that stopped reading is let go
+                await asyncio.wait_for(writer.drain(), self.stalled_seconds)  # a browser that stopped reading is let go
+            _drop(writer)  # too slow to follow: the browser reconnects and gets everything
         finally:
             self.room.listeners.discard(queue)
             self.room.overflowed.discard(queue)
@@ -455,6 +487,14 @@ async def _read_request(reader: asyncio.StreamReader) -> tuple[str, str, dict[st
     return method, path, headers, await reader.readexactly(length) if length else b""
 
 
+def _drop(writer: asyncio.StreamWriter) -> None:
+    """Let a connection go at once (a reset): a close would keep it, and what it did not read, until it reads."""
+    sock = writer.get_extra_info("socket")
+    if sock is not None:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
+    writer.transport.abort()
+
+
 def _cookies(header: str) -> dict[str, str]:
     return {k.strip(): v.strip() for k, _, v in (part.partition("=") for part in header.split(";")) if k.strip()}
 
@@ -474,6 +514,27 @@ async def _reply(writer: asyncio.StreamWriter, status: int, kind: str, body: byt
 def is_online(entry: dict[str, Any]) -> bool:
     """The station said it is online, and its heartbeat has not gone silent since."""
     return bool((entry.get("online") or {}).get("online")) and not entry.get("silent")
+
+
+def listening_sockets(host: str, port: int) -> list[socket.socket]:
+    """Listening sockets on every address of ``host`` (one port for all: the first one's, when ``port`` is 0)."""
+    sockets: list[socket.socket] = []
+    try:
+        for family, kind, proto, _, address in socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
+                                                                  flags=socket.AI_PASSIVE):
+            sock = socket.socket(family, kind, proto)
+            sockets.append(sock)
+            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+            if family == socket.AF_INET6:
+                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
+            sock.bind((address[0], sockets[0].getsockname()[1] if len(sockets) > 1 else port, *address[2:]))
+            sock.listen(100)
+            sock.setblocking(False)
+    except OSError:
+        for sock in sockets:
+            sock.close()
+        raise
+    return sockets
 
 
 def is_loopback(host: str) -> bool:

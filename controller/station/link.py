@@ -1,10 +1,12 @@
 """The station link: one MQTT client on the box's own asyncio loop, never in the way of a tap.
 
 The box tells the link what happened (its listeners, the pump's events);
-the link only queues: accepted actions go into a bounded :class:`Outbox`,
-and the state is snapshotted after the pump has pushed the tap's sound and
-light. A separate task sends the outbox whenever the broker is there, and
-reconnects (0.25 s, doubling to 4 s) when it is not. Commands from the
+the link only queues: accepted actions go into a bounded :class:`Outbox`
+(past its bound they are read back from the journal later, also after a
+restart: :mod:`controller.station.catchup`), and the state is snapshotted
+after the pump has pushed the tap's sound and light. A separate task sends
+the outbox whenever the broker is there, and reconnects (0.25 s, doubling
+to 4 s) when it is not. Commands from the
 broker are posted into the box's event queue, so they run between two
 inputs, exactly like a tap.
 """
@@ -23,6 +25,7 @@ from controller.box.box import Box
 from controller.config import NetworkConfig
 from controller.games import engine_class
 from controller.stage.lights.colors import SEAT_COLOR_NAMES
+from controller.station.catchup import Catchup
 from controller.station.commands import VOLUME_STEP, Command, Refused, command_id, parse
 from controller.station.discovery import discovery_messages, discovery_topics
 from controller.station.outbox import Outbox
@@ -77,7 +80,7 @@ class StationLink:
                  wall: Callable[[], float] = time.time) -> None:
         self.settings, self.box, self.post, self.devices, self.wall = settings, box, post, devices, wall
         self.topics = Topics(settings.prefix, settings.station)
-        self.outbox = Outbox(settings.queue)
+        self.outbox = Outbox(settings.queue, settings.queue)
         self.connected = asyncio.Event()
         self.faults: dict[str, str] = {}
         self.last_round = False  # "time is nearly up": the box goes to its menu when this game ends
@@ -90,7 +93,9 @@ class StationLink:
         self._refusals = Budget(REFUSALS, REFUSALS_EVERY)
         self.boot = secrets.token_hex(4)  # this run of this box: two boxes with one name are told apart by it
         self._loop = asyncio.get_running_loop()
+        self.catchup = Catchup(box.journal, self.outbox, self.topics.events, self.topics.station)
         box.listeners.append(self._accepted)
+        box.undo_listeners.append(self._undone)
         self._announce()
         self._task = self._loop.create_task(self._run(), name="station-link")
 
@@ -130,20 +135,25 @@ class StationLink:
         self._task.cancel()
         with suppress(asyncio.CancelledError):
             await self._task
+        self.catchup.keep()
 
     # -- what the box tells -------------------------------------------------------------
     def _accepted(self, action: dict[str, Any], outcome: Any) -> None:
         """A box listener: queue the action as it is, encoded later by the sender."""
-        self.outbox.event(self.topics.events, {
-            "station": self.topics.station, "at": self.wall(), "kind": "action", "seq": self.box.seq - 1,
-            "game_id": self.box.game_id, "action": action, "events": list(getattr(outcome, "events", [])),
-        }, table=True)
+        game_id, seq = self.box.game_id, self.box.seq - 1
+        self.catchup.table((game_id, seq), {
+            "station": self.topics.station, "at": self.wall(), "kind": "action", "seq": seq,
+            "game_id": game_id, "action": action, "events": list(getattr(outcome, "events", [])),
+        })
         engine = self.box.engine
         if engine is not None and engine.over:  # a message of its own: the retained state may have moved on when it is sent
             snap = self.box.snapshot()
-            self.outbox.event(self.topics.events, {
-                "station": self.topics.station, "at": self.wall(), "kind": "game_over", "game_id": self.box.game_id,
-                "game": engine.game, "winners": snap["winners"], "started_at": snap["started_at"]}, table=True)
+            self.catchup.table((game_id, seq + 1), {
+                "station": self.topics.station, "at": self.wall(), "kind": "game_over", "game_id": game_id,
+                "game": engine.game, "winners": snap["winners"], "started_at": snap["started_at"]})
+
+    def _undone(self, _action: dict[str, Any]) -> None:
+        self.catchup.undone((self.box.game_id, self.box.seq - 1))
 
     def _publish_state(self) -> None:
         self._state_soon = False
@@ -270,6 +280,7 @@ class StationLink:
                     await _first_failure(self._send(client), self._receive(client), self._heartbeat())
             except aiomqtt.MqttError as exc:
                 self.connected.clear()
+                self.catchup.keep()
                 (log.debug if said else log.warning)(
                     "broker %s:%d: %s; trying again every few seconds", self.settings.broker, self.settings.port, exc)
                 said = True
@@ -287,6 +298,7 @@ class StationLink:
 
     async def _send(self, client: Any) -> None:
         while True:
+            self.catchup.refill()
             message = self.outbox.take()
             if message is None:
                 await self.outbox.ready.wait()
@@ -300,6 +312,8 @@ class StationLink:
                 raise
             finally:
                 self._sending = False
+            if not retain and entry[2] is not None:  # acknowledged by the broker (QoS 1)
+                self.catchup.acknowledged = entry[2]
 
     async def _receive(self, client: Any) -> None:
         async for message in client.messages:
@@ -320,13 +334,14 @@ class StationLink:
     async def _heartbeat(self) -> None:
         while True:
             self._health()
+            self.catchup.keep()
             skipped = self._refusals.take_skipped()
             if skipped:
                 log.warning("%d more commands refused, not each told", skipped)
             await asyncio.sleep(self.settings.health_every)
 
     async def _drained(self) -> None:
-        while len(self.outbox) or self._sending:
+        while len(self.outbox) or self._sending or self.catchup.behind:
             await asyncio.sleep(0.01)
 
 

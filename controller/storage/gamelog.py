@@ -186,6 +186,10 @@ class GameLog(JournalFile):
             out.append(action)
         return out
 
+    def action_times(self, game_id: int) -> list[float]:
+        """When each action of the game's log was recorded (wall clock), in order: a station tells it when catching up."""
+        return [at for (at,) in self._read("SELECT at FROM actions WHERE game_id=? ORDER BY seq", (game_id,))]
+
     def history(self, limit: int = 50) -> list[GameRecord]:
         ids = [r[0] for r in self._read("SELECT id FROM games ORDER BY id DESC LIMIT ?", (limit,))]
         return [g for g in map(self.game, ids) if g is not None]

@@ -8,6 +8,7 @@ the teacher's account works. Without that set-up a box obeys nothing.
 
 from __future__ import annotations
 
+import json
 import shutil
 import subprocess
 import threading
@@ -117,6 +118,43 @@ def test_the_generated_broker_lets_only_the_teacher_steer(tmp_path: Path, secure
         spy.close()
 
 
+def test_home_assistant_s_account_sees_every_station_and_steers_none(tmp_path: Path) -> None:
+    groups = game_lines(tmp_path / "ref")
+    broker = SecuredBroker(tmp_path / "broker", ["red", "blue"], homeassistant=True)
+    broker.start()
+    red = Station(tmp_path / "red", broker, "red", homeassistant=True, **account(broker, "red"))
+    hass = Watcher(broker, login=broker.login("homeassistant"))  # subscribes to everything, as Home Assistant may
+    teacher = Watcher(broker, login=broker.login("teacher"))
+    try:
+        assert "commands" not in broker.accounts["homeassistant"] and "station" not in broker.accounts["homeassistant"]
+        red.send(groups[0] + groups[1])
+        hass.wait_for("gamebox/red/state", lambda s: s.get("actions") == 1)
+        hass.wait_for("gamebox/red/events", lambda e: e["kind"] == "action" and e["seq"] == 0)
+        assert hass.wait_for("gamebox/red/health", lambda h: h["devices"])
+        assert hass.wait_for("gamebox/red/online", lambda o: o["online"] is True)  # it may come after the state
+        controls = [json.loads(p) for t, p, _ in hass.messages if t.startswith("homeassistant/") and t.endswith("/config") and p]
+        command_topics = sorted(c["command_topic"] for c in controls if "command_topic" in c)
+        assert len(command_topics) == 5  # volume, language and three buttons: shown, and pressed here
+        for topic in command_topics:
+            hass.publish(topic, {"gamebox/red/set/volume": "1", "gamebox/red/set/language": "nl"}.get(topic, ""))
+        for topic, payload in ATTACKS:
+            hass.publish(topic, payload)
+        hass.publish("gamebox/red/state", '{"station": "red", "mode": "menu"}', retain=True)
+        hass.publish("homeassistant/status", "online")  # its birth message: the one thing it may write
+
+        teacher.publish("gamebox/red/set/volume", "0.3")  # after every one of those was acknowledged by the broker
+        state = teacher.wait_for("gamebox/red/state", lambda s: s["volume"] == 0.3)
+        assert (state["mode"], state["language"], state["last_round"], state["actions"]) == ("playing", "en", False, 1)
+        assert [e["command"] for e in teacher.json_on("gamebox/red/events") if e["kind"] != "action"] == ["volume"]
+        assert all(s["mode"] == "playing" for s in teacher.json_on("gamebox/red/state"))
+        assert teacher.json_on("homeassistant/status") == [] and [p for t, p, _ in hass.messages if t == "homeassistant/status"] == [b"online"]
+    finally:
+        red.stop()
+        hass.close()
+        teacher.close()
+        broker.stop()
+
+
 def test_the_teacher_s_page_logs_in_with_the_teacher_s_account(tmp_path: Path, secured: SecuredBroker) -> None:
     red = Station(tmp_path / "red", secured, "red", **account(secured, "red"))
     page = TeacherPageProcess(tmp_path, secured, "--config", str(secured.folder / "teacher.toml"))
@@ -132,7 +170,7 @@ def test_the_teacher_s_page_logs_in_with_the_teacher_s_account(tmp_path: Path, s
 
 
 def test_broker_config_refuses_names_that_would_open_a_hole(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    for names in (["all"], ["teacher"], ["red", "red"], ["red/#"]):
+    for names in (["all"], ["teacher"], ["homeassistant"], ["red", "red"], ["red/#"]):
         assert run_command(["classroom", "broker-config", "--dir", str(tmp_path / "b"), "--broker", "x", *names]) == 2
     assert not (tmp_path / "b").exists()
     assert run_command(["classroom", "broker-config", "--dir", str(tmp_path / "b"), "--broker", "x", "red"]) == 0
@@ -163,21 +201,29 @@ def certificates(folder: Path) -> dict[str, Path]:
 def test_tls_with_client_certificates_for_the_boxes_and_the_page(tmp_path: Path) -> None:
     certs = certificates(tmp_path / "certs")
     broker = SecuredBroker(tmp_path / "broker", ["red"], tls=Tls(certs["broker_crt"], certs["broker_key"], certs["ca_crt"],
-                                                                 require_certificate=True))
+                                                                 require_certificate=True, ca_key=certs["ca_key"]))
     broker.start()
     red = teacher = page = None
+    made = {p.name for p in broker.folder.iterdir()}
     try:
+        assert {"ca.crt", "red.crt", "red.key", "teacher.crt", "teacher.key"} <= made and "red.csr" not in made
+        assert (broker.folder / "red.key").stat().st_mode & 0o077 == 0
         assert connack_tls(broker, broker.login("red"), certs, None) != "Success"  # no client certificate: no entry
-        red = Station(tmp_path / "red", broker, "red", tls=True, ca_file=str(certs["ca_crt"]), cert_file=str(certs["red_crt"]),
-                      key_file=str(certs["red_key"]), **account(broker, "red"))
+        box = broker.accounts["red"]  # its table names where its comment says to copy the files: here, the test's folder
+        copied = tmp_path / "etc-gamebox"
+        copied.mkdir()
+        for key in ("ca_file", "cert_file", "key_file"):
+            assert box[key].startswith("/etc/gamebox/") and f"{broker.folder / Path(box[key]).name}" in \
+                (broker.folder / "red.toml").read_text().splitlines()[0]
+            shutil.copy(broker.folder / Path(box[key]).name, copied)
+        red = Station(tmp_path / "red", broker, "red", tls=True, **account(broker, "red"),
+                      **{key: box[key].replace("/etc/gamebox", str(copied)) for key in ("ca_file", "cert_file", "key_file")})
+        teacher_files = {key: broker.accounts["teacher"][key] for key in ("ca_file", "cert_file", "key_file")}
+        assert all(Path(path).is_file() for path in teacher_files.values())  # the teacher's table names the files written
         teacher = Watcher(broker, login=broker.login("teacher"), tls={
-            "ca_certs": str(certs["ca_crt"]), "certfile": str(certs["teacher_crt"]), "keyfile": str(certs["teacher_key"])})
+            "ca_certs": teacher_files["ca_file"], "certfile": teacher_files["cert_file"], "keyfile": teacher_files["key_file"]})
         teacher.wait_for("gamebox/red/state", lambda s: s["mode"] == "menu")
-        config = tmp_path / "teacher.toml"  # the generated one, with this test's client certificate in place of the example
-        config.write_text("\n".join(line for line in (broker.folder / "teacher.toml").read_text().splitlines()
-                                    if not line.startswith(("cert_file", "key_file")))
-                          + f'\ncert_file = "{certs["teacher_crt"]}"\nkey_file = "{certs["teacher_key"]}"\n')
-        page = TeacherPageProcess(tmp_path, broker, "--config", str(config))
+        page = TeacherPageProcess(tmp_path, broker, "--config", str(broker.folder / "teacher.toml"))  # as generated
         wait_until(lambda: page.command("red", "volume", 0.3)[0] == 200, what="the page over TLS with its certificate")
         teacher.wait_for("gamebox/red/state", lambda s: s["volume"] == 0.3)
     finally:
@@ -186,6 +232,29 @@ def test_tls_with_client_certificates_for_the_boxes_and_the_page(tmp_path: Path)
                 running.stop()
         if teacher is not None:
             teacher.close()
+        broker.stop()
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="no openssl to make the test's certificates")
+def test_the_documented_openssl_commands_make_a_certificate_the_broker_takes(tmp_path: Path) -> None:
+    certs = certificates(tmp_path / "certs")
+    broker = SecuredBroker(tmp_path / "broker", ["red"], tls=Tls(certs["broker_crt"], certs["broker_key"], certs["ca_crt"],
+                                                                 require_certificate=True, ca_key=certs["ca_key"]))
+    broker.start()
+    try:
+        docs = (Path(__file__).resolve().parents[2] / "docs" / "stations.md").read_text()
+        block = docs.split("<!-- client certificate by hand -->")[1].split("```sh")[1].split("```")[0]
+        commands = [line for line in block.splitlines() if line.startswith("openssl")]
+        assert len(commands) == 2
+        mine = tmp_path / "mine"
+        mine.mkdir()
+        shutil.copy(broker.folder / "ca.crt", mine)
+        script = "\n".join(commands).replace("/path/to/ca.key", str(certs["ca_key"])).replace("table-4", "red")
+        subprocess.run(["sh", "-ec", script], cwd=mine, check=True, capture_output=True, timeout=60)
+        made = {"ca_crt": mine / "ca.crt", "red_crt": mine / "red.crt", "red_key": mine / "red.key"}
+        assert connack_tls(broker, broker.login("red"), made, "red") == "Success"
+        assert connack_tls(broker, ("red", "guessed"), made, "red") != "Success"  # the certificate is no password
+    finally:
         broker.stop()
 
 
@@ -224,3 +293,16 @@ def test_doctor_says_whether_the_station_obeys_commands(tmp_path: Path) -> None:
     assert "obeys commands (logged in as red" in _station_rows(load_config(path))[0].detail
     path.write_text("")
     assert _station_rows(load_config(path)) == []
+
+
+def test_client_certificates_need_the_ca_s_key(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    for name in ("b.crt", "b.key", "ca.crt"):
+        (tmp_path / name).write_text("x")
+    assert run_command(["classroom", "broker-config", "--dir", str(tmp_path / "b"), "--broker", "x", "--tls-cert",
+                        str(tmp_path / "b.crt"), "--tls-key", str(tmp_path / "b.key"), "--tls-ca", str(tmp_path / "ca.crt"),
+                        "--require-certificate", "red"]) == 2
+    assert "--tls-ca-key" in capsys.readouterr().err and not (tmp_path / "b").exists()
+    assert run_command(["classroom", "broker-config", "--dir", str(tmp_path / "b"), "--broker", "x", "--tls-cert",
+                        str(tmp_path / "b.crt"), "--tls-key", str(tmp_path / "b.key"), "--tls-ca", str(tmp_path / "ca.crt"),
+                        "--tls-ca-key", str(tmp_path / "missing.key"), "red"]) == 2  # the key given: certificates required
+    assert "missing.key: no such file" in capsys.readouterr().err and not (tmp_path / "b").exists()

@@ -59,6 +59,33 @@ def test_page_shows_two_stations_live_and_a_button_changes_a_volume(tmp_path: Pa
         blue.stop()
 
 
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium: install Debian's chromium package")
+def test_a_box_that_never_answers_is_named_after_five_seconds(tmp_path: Path, broker: Broker, watcher: Watcher) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    red = Station(tmp_path / "red", broker, "red")  # locked by default: it never hears the command, so never answers
+    page_server = TeacherPageProcess(tmp_path, broker)
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            page = browser.new_page()
+            page.clock.install()  # the page's own timers, moved by the test instead of waited for
+            page.goto(page_server.url)
+            card = page.locator("#station-red")
+            expect(card.locator(".game")).to_contain_text("menu", timeout=20_000)
+            card.locator("button.louder").click()
+            expect(page.locator("#note")).to_have_text("volume: sent to red, waiting for the answer…", timeout=20_000)
+            wait_until(lambda: [m for m in watcher.messages if m[0] == "gamebox/red/set/volume"], what="the command on the broker")
+            page.clock.fast_forward(4_900)
+            expect(page.locator("#note")).to_have_text("volume: sent to red, waiting for the answer…")
+            page.clock.fast_forward(200)
+            expect(page.locator("#note")).to_have_text("volume: no answer from red (offline?)", timeout=2_000)
+            browser.close()
+    finally:
+        page_server.stop()
+        red.stop()
+
+
 def test_bad_commands_are_answered_and_good_ones_go_to_the_broker(tmp_path: Path, broker: Broker, watcher: Watcher) -> None:
     red = Station(tmp_path / "red", broker, "red")
     page_server = TeacherPageProcess(tmp_path, broker)

@@ -13,13 +13,16 @@ import json
 import logging
 import os
 import shutil
+import socket
+import ssl
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from controller.config import NetworkConfig
-from controller.station.classroom import TeacherPage
+from controller.station.classroom import STREAM_BACKLOG, TeacherPage, https
 from controller.station.pageguard import LOCK_AFTER, LOCK_SECONDS, Guard
 from tests.station.brokers import GAMEBOX, Broker, PageClient, Station, TeacherPageProcess, Watcher, wait_until
 from tests.station.test_broker_locks import certificates
@@ -142,7 +145,7 @@ async def answer(reader: asyncio.StreamReader) -> bytes:
 
 def test_slow_requests_and_a_flood_of_connections_cannot_take_the_page(broker: Broker, caplog: pytest.LogCaptureFixture) -> None:
     async def main() -> None:
-        page = TeacherPage(NetworkConfig(broker=broker.host, port=broker.port), max_connections=5, request_seconds=2.0)
+        page = TeacherPage(NetworkConfig(broker=broker.host, port=broker.port), port=0, max_connections=5, request_seconds=2.0)
         await page.start()
         try:
             slow = []
@@ -173,6 +176,45 @@ def test_slow_requests_and_a_flood_of_connections_cannot_take_the_page(broker: B
 
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="no openssl to make the test's certificates")
+def test_stalled_tls_handshakes_count_against_the_limit_and_are_let_go_after_the_timeout(
+        tmp_path: Path, broker: Broker, caplog: pytest.LogCaptureFixture) -> None:
+    certs = certificates(tmp_path / "certs")
+
+    async def teacher_gets_the_page(port: int) -> bytes:
+        context = ssl.create_default_context(cafile=str(certs["ca_crt"]))
+        try:
+            reader, writer = await asyncio.open_connection("127.0.0.1", port, ssl=context)
+        except ConnectionError:  # turned away before the handshake
+            return b""
+        writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        try:
+            return await answer(reader)
+        finally:
+            writer.close()
+
+    async def main() -> None:
+        page = TeacherPage(NetworkConfig(broker=broker.host, port=broker.port), port=0, max_connections=5, request_seconds=3.0,
+                           tls=https(certs["broker_crt"], certs["broker_key"]))
+        await page.start()
+        try:
+            stalled = [await asyncio.open_connection("127.0.0.1", page.port) for _ in range(12)]  # TCP, never a hello
+            beyond = [await answer(reader) for reader, _ in stalled[5:]]
+            assert beyond == [b""] * 7  # past the limit: closed at once, not after the handshake's timeout
+            assert not any(reader.at_eof() for reader, _ in stalled[:5])  # the first five still wait for their hello
+            assert await teacher_gets_the_page(page.port) == b""  # the page is full, and says so in its log
+            assert [await answer(reader) for reader, _ in stalled[:5]] == [b""] * 5  # let go after request_seconds
+            for _, writer in stalled:
+                writer.close()
+            assert (await teacher_gets_the_page(page.port)).startswith(b"HTTP/1.1 200")
+        finally:
+            await page.stop()
+
+    with caplog.at_level(logging.WARNING, logger="gamebox.classroom"):
+        asyncio.run(main())
+    assert len([r for r in caplog.records if "connections open" in r.message]) == 1
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="no openssl to make the test's certificates")
 def test_the_page_over_https_keeps_its_pin_and_cookie_off_the_wire(tmp_path: Path, broker: Broker) -> None:
     certs = certificates(tmp_path / "certs")  # the broker's certificate names 127.0.0.1: the page uses it here
     page_server = TeacherPageProcess(tmp_path, broker, "--cert", str(certs["broker_crt"]), "--key", str(certs["broker_key"]),
@@ -188,3 +230,87 @@ def test_the_page_over_https_keeps_its_pin_and_cookie_off_the_wire(tmp_path: Pat
         assert cookie.secure and cookie.name == "gamebox_session"
     finally:
         page_server.stop()
+
+
+ESTABLISHED = 1  # tcpi_state of Linux's TCP_INFO
+
+
+def tcp_state(sock: socket.socket) -> int:
+    """The client side's TCP state: ESTABLISHED while the page holds its end open."""
+    return sock.getsockopt(socket.IPPROTO_TCP, socket.TCP_INFO, 8)[0]
+
+
+def stream_client(port: int) -> socket.socket:
+    """A browser's /stream request on a socket with a small receive buffer."""
+    sock = socket.socket()
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    sock.connect(("127.0.0.1", port))
+    sock.sendall(b"GET /stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    sock.setblocking(False)
+    return sock
+
+
+async def until(predicate: Any, what: str, seconds: float = 10.0) -> None:
+    """Let the page's loop run until ``predicate`` holds; fail after ``seconds`` (a bound, not a wait)."""
+    end = asyncio.get_running_loop().time() + seconds
+    while not predicate():
+        assert asyncio.get_running_loop().time() < end, f"timed out waiting for {what}"
+        await asyncio.sleep(0.01)
+
+
+def a_big_station(page: TeacherPage) -> None:
+    """A station whose every update is about 2 KB: devices with long faults (all within the page's checks)."""
+    faults = {f"device-{i}": "f" * 120 for i in range(5)}
+    page.room.take("gamebox/red/health", json.dumps({"station": "red", "at": 1.0, "devices": {
+        name: {"driver": "d" * 64, "fault": fault} for name, fault in faults.items()}, "faults": faults, "every": 3600}).encode())
+
+
+def test_a_browser_that_stops_reading_its_stream_is_dropped_after_the_stall_timeout(broker: Broker) -> None:
+    async def main() -> None:
+        page = TeacherPage(NetworkConfig(broker=broker.host, port=broker.port), port=0, stalled_seconds=1.0)
+        await page.start()
+        try:
+            a_big_station(page)
+            sock = stream_client(page.port)  # and it never reads
+            await until(lambda: page.room.listeners, "the stream to open")
+            pushed = 0
+            while page.room.listeners:  # the kernel's buffers fill, then the page's; never a backlog of 1,000
+                assert pushed < 20_000, "the page never noticed the browser stopped reading"
+                for _ in range(200):
+                    page.room.push("red")
+                pushed += 200
+                await asyncio.sleep(0.005)
+            assert not page.room.overflowed  # it went for not reading, not for a full backlog
+            await until(lambda: tcp_state(sock) != ESTABLISHED, "the page to let the socket go")
+            sock.close()
+            assert page._connections == 0
+        finally:
+            await page.stop()
+
+    asyncio.run(main())
+
+
+def test_a_stream_that_cannot_keep_up_is_closed_at_once_and_a_new_one_gets_everything(broker: Broker) -> None:
+    async def main() -> None:
+        page = TeacherPage(NetworkConfig(broker=broker.host, port=broker.port), port=0)  # the stall timeout: 30 s
+        await page.start()
+        try:
+            a_big_station(page)
+            sock = stream_client(page.port)
+            await until(lambda: page.room.listeners, "the stream to open")
+            for _ in range(STREAM_BACKLOG + 1):  # more updates at once than a stream may hold back
+                page.room.push("red")
+            await until(lambda: tcp_state(sock) != ESTABLISHED, "the page to close the stream", seconds=5)
+            sock.close()
+            reader, writer = await asyncio.open_connection("127.0.0.1", page.port)  # the browser reconnects
+            writer.write(b"GET /stream HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            head = await asyncio.wait_for(reader.readuntil(b"\r\n\r\n"), 5)
+            room = await asyncio.wait_for(reader.readuntil(b"\n\n"), 5)
+            first = await asyncio.wait_for(reader.readuntil(b"\n\n"), 5)
+            assert head.startswith(b"HTTP/1.1 200") and room.startswith(b"event: room")
+            assert b'"device-4"' in first and first.startswith(b"data: ")  # the station, whole, at once
+            writer.close()
+        finally:
+            await page.stop()
+
+    asyncio.run(main())
