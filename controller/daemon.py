@@ -164,7 +164,7 @@ class Daemon:
             watchdog = int(os.environ.get("WATCHDOG_USEC", "0"))
             if watchdog:
                 tasks.append(asyncio.create_task(self._watchdog(watchdog / 2e6), name="the watchdog"))
-            code = await self._until_stopped(tasks)
+            code = await until_stopped(self.stopping, tasks)
         finally:
             for task in tasks:
                 task.cancel()
@@ -184,29 +184,6 @@ class Daemon:
             self.out("stopped")
         return code
 
-    async def _until_stopped(self, tasks: list[asyncio.Task]) -> int:
-        """Wait for a stop; 1 when one of ``tasks`` died first.
-
-        A task that dies in silence leaves a box that looks alive: the
-        watchdog is still fed while no action is ever acknowledged again. So
-        its traceback is logged and the daemon ends with an error; systemd
-        starts it again and the game resumes from the journal.
-        """
-        stop = asyncio.create_task(self.stopping.wait())
-        running = {stop, *tasks}
-        try:
-            while not self.stopping.is_set():
-                done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
-                for task in done - {stop}:
-                    if not task.cancelled() and task.exception() is not None:
-                        log.critical("%s stopped on an error; the box stops so that it is started again",
-                                     task.get_name(), exc_info=task.exception())
-                        return 1
-            return 0
-        finally:
-            stop.cancel()
-
-    # -- the loop ----------------------------------------------------------------------
     async def _pump(self) -> None:
         """Hand each event to the box; between events sleep until something is due."""
         next_event: asyncio.Task | None = None
@@ -383,6 +360,29 @@ class Daemon:
         while self.box.pending is not None:
             await self.clock.sleep(0.05)
         self.stopping.set()
+
+
+async def until_stopped(stopping: asyncio.Event, tasks: list[asyncio.Task]) -> int:
+    """Wait until ``stopping`` is set; 1 when one of ``tasks`` died first.
+
+    A task that dies in silence leaves a box that looks alive: the watchdog
+    is still fed while no action is ever acknowledged again. So its
+    traceback is logged and the daemon ends with an error; systemd starts it
+    again and the game resumes from the journal.
+    """
+    stop = asyncio.create_task(stopping.wait())
+    running = {stop, *tasks}
+    try:
+        while not stopping.is_set():
+            done, running = await asyncio.wait(running, return_when=asyncio.FIRST_COMPLETED)
+            for task in done - {stop}:
+                if not task.cancelled() and task.exception() is not None:
+                    log.critical("%s stopped on an error; the box stops so that it is started again",
+                                 task.get_name(), exc_info=task.exception())
+                    return 1
+        return 0
+    finally:
+        stop.cancel()
 
 
 def _tune_buttons(devices: Devices, config: Config) -> None:

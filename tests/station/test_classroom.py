@@ -73,6 +73,7 @@ def test_a_box_that_never_answers_is_named_after_five_seconds(tmp_path: Path, br
             page.goto(page_server.url)
             card = page.locator("#station-red")
             expect(card.locator(".game")).to_contain_text("menu", timeout=20_000)
+            page.clock.pause_at(page.evaluate("Date.now()") + 1)  # from here the page's time moves only when told
             card.locator("button.louder").click()
             expect(page.locator("#note")).to_have_text("volume: sent to red, waiting for the answer…", timeout=20_000)
             wait_until(lambda: [m for m in watcher.messages if m[0] == "gamebox/red/set/volume"], what="the command on the broker")
