@@ -184,6 +184,7 @@ class Daemon:
             self.out("stopped")
         return code
 
+    # -- the loop ----------------------------------------------------------------------
     async def _pump(self) -> None:
         """Hand each event to the box; between events sleep until something is due."""
         next_event: asyncio.Task | None = None
