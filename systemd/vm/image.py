@@ -6,7 +6,7 @@ a second run starts in seconds and a change rebuilds only what it touches:
 * the base root (mmdebstrap tarball): the architecture and the package list;
 * the wheelhouse: every wheel ``pip install -e '.[pi]'`` needs, built in that
   root (so for the guest's own Python, glibc and architecture: qemu-user runs
-  an arm64 root's compiler), keyed by pyproject.toml too. The guest's pip
+  an arm64 root's compiler), keyed by those requirements too. The guest's pip
   reads only this folder (/etc/pip.conf), so the installer runs offline;
 * the disk image (ext4, raw): the base, the wheelhouse and the test's own
   setup (the control line's agent, networking, the serial console).
@@ -104,17 +104,17 @@ class Chroot:
 
 
 def wheelhouse(cache: Path, arch: str, tarball: Path, say) -> Path:
-    """Every wheel the project's Pi install needs, built in the guest's own system."""
-    pyproject = (ROOT / "pyproject.toml").read_bytes()
-    folder = cache / f"wheels-{arch}-{key(tarball.name, pyproject)}"
+    """Every wheel the project's Pi install needs, built in the guest's own system; built again only when what the
+    install asks for changes (a new test tool does not rebuild it: under qemu-user that takes half an hour)."""
+    project = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+    wanted = "\n".join(["setuptools>=68", "wheel", *project["dependencies"], *project["optional-dependencies"]["pi"]])
+    folder = cache / f"wheels-{arch}-{key(tarball.name, wanted)}"
     if folder.exists():
         return folder
     say(f"building the {arch} wheelhouse in the guest's system (compiles RPi.GPIO, spidev, evdev; once)")
     with Chroot(tarball) as root:
         root.mount_for_build()
-        project = tomllib.loads(pyproject.decode())["project"]
-        wanted = ["setuptools>=68", "wheel", *project["dependencies"], *project["optional-dependencies"]["pi"]]
-        (root.dir / "tmp/requirements.txt").write_text("\n".join(wanted) + "\n")
+        (root.dir / "tmp/requirements.txt").write_text(wanted + "\n")
         root.run("python3 -m venv /tmp/venv && /tmp/venv/bin/pip install -q 'pip>=24' && "
                  "/tmp/venv/bin/pip wheel -q -w /tmp/wheels -r /tmp/requirements.txt")
         partial = folder.with_suffix(".partial")
