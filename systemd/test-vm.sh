@@ -9,7 +9,9 @@
 # mmdebstrap, e2fsprogs, socat, mosquitto and Debian's mirror and PyPI for the first image;
 # the images are kept in /var/cache/gamebox-vm by a content key, so a second run boots at once.
 # The project's .venv with the [test] extra (MicroPython, numpy) is made when missing.
-# Prints one line per check and ends with "N passed, M failed". Not part of the pytest suite.
+# Prints one line per check and ends with "N passed, M failed"; exits 1 when a check failed, and 77 with
+# one line saying why when this machine cannot run it (a tool missing, no image, a guest that does not boot).
+# Not part of the pytest suite.
 set -euo pipefail
 [ "$(id -u)" -eq 0 ] || { echo "test-vm.sh: run as root: sudo $0 $*" >&2; exit 1; }
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -23,7 +25,7 @@ case "$arch" in
     *) echo "test-vm.sh: --arch is amd64 or arm64, not $arch" >&2; exit 1 ;;
 esac
 for tool in "$qemu" mmdebstrap mkfs.ext4 socat mosquitto git; do
-    command -v "$tool" >/dev/null || { echo "test-vm.sh: $tool is not installed: the virtual Pi cannot run here"; exit 1; }
+    command -v "$tool" >/dev/null || { echo "test-vm: cannot run here: $tool is not installed"; exit 77; }
 done
 if [ "$arch" = arm64 ] && [ "$(uname -m)" != aarch64 ]; then
     [ -e /proc/sys/fs/binfmt_misc/register ] || mount -t binfmt_misc binfmt_misc /proc/sys/fs/binfmt_misc

@@ -18,6 +18,7 @@ import json
 import re
 import shutil
 import signal
+import subprocess
 import sys
 import tempfile
 import time
@@ -58,6 +59,13 @@ ERRNO_97 = re.compile(r"Address family not supported|Errno 97")
 GAMEBOX = "/opt/gamebox/.venv/bin/gamebox"
 AS_SERVICE_USER = "runuser -u gamebox -- env -C /var/lib/gamebox"
 DENIALS = re.compile(r"audit|EPERM|Permission denied|Operation not permitted|Traceback", re.I)
+
+
+CANNOT_RUN = 77  # the exit status of a test that could not run here (no image, no booting guest), as automake's
+
+
+class CannotRun(Exception):
+    """This machine cannot run the virtual Pi (its image cannot be built, or a pristine guest does not boot)."""
 
 
 class Report:
@@ -303,7 +311,11 @@ def main() -> int:
     began = time.monotonic()
     boot_timeout = 1200 if args.arch == "amd64" else 2400  # TCG on a busy machine boots slowly
     say = lambda line: print(f"test-vm: {line}", flush=True)  # noqa: E731
-    image = images.disk(cache, args.arch, say)
+    try:
+        image = images.disk(cache, args.arch, say)
+    except (OSError, subprocess.CalledProcessError) as error:
+        say(f"cannot run here: the {args.arch} image could not be built ({error})")
+        return CANNOT_RUN
     say(f"image ready in {time.monotonic() - began:.0f} s")
     where = Path(tempfile.mkdtemp(prefix="gamebox-vm.", dir="/var/tmp"))
     report = Report()
@@ -314,6 +326,9 @@ def main() -> int:
         plan = reference(where / "reference")
         pi.typed = uids(plan.cards)
         checks(pi, plan, report, boot_timeout, say)
+    except CannotRun as error:
+        say(f"cannot run here: {error}")
+        return CANNOT_RUN
     except Exception as error:  # a step that could not run: the checks after it cannot either
         report.check("the virtual Pi ran to the end", False, f"{type(error).__name__}: {error}")
     finally:
@@ -329,7 +344,10 @@ def main() -> int:
 
 
 def checks(pi: VirtualPi, plan: Plan, report: Report, boot_timeout: float, say) -> None:
-    seconds = pi.boot(boot_timeout)
+    try:
+        seconds = pi.boot(boot_timeout)
+    except (RuntimeError, TimeoutError, OSError) as error:  # nothing of the box has run yet: this machine's qemu
+        raise CannotRun(f"the pristine guest did not boot ({error})") from None
     say(f"booted: the control line answered {seconds:.0f} s after power-on")
     # -- 1. install as a Pi's owner would: a clone owned by a user, the installer as root ------------------
     pi.ok("mkdir -p /mnt/src && mount -o ro /dev/vdb /mnt/src && cp -a /mnt/src /home/builder/gamebox"
