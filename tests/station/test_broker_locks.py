@@ -197,12 +197,18 @@ def certificates(folder: Path) -> dict[str, Path]:
     return {p.stem + p.suffix.replace(".", "_"): p for p in folder.iterdir()}
 
 
-@pytest.mark.skipif(shutil.which("openssl") is None, reason="no openssl to make the test's certificates")
-def test_tls_with_client_certificates_for_the_boxes_and_the_page(tmp_path: Path) -> None:
+def broker_requiring_certificates(tmp_path: Path) -> tuple[SecuredBroker, dict[str, Path]]:
+    """A started broker for the station red that takes only clients with a certificate of the test's CA."""
     certs = certificates(tmp_path / "certs")
     broker = SecuredBroker(tmp_path / "broker", ["red"], tls=Tls(certs["broker_crt"], certs["broker_key"], certs["ca_crt"],
                                                                  require_certificate=True, ca_key=certs["ca_key"]))
     broker.start()
+    return broker, certs
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="no openssl to make the test's certificates")
+def test_tls_with_client_certificates_for_the_boxes_and_the_page(tmp_path: Path) -> None:
+    broker, certs = broker_requiring_certificates(tmp_path)
     red = teacher = page = None
     made = {p.name for p in broker.folder.iterdir()}
     try:
@@ -237,10 +243,7 @@ def test_tls_with_client_certificates_for_the_boxes_and_the_page(tmp_path: Path)
 
 @pytest.mark.skipif(shutil.which("openssl") is None, reason="no openssl to make the test's certificates")
 def test_the_documented_openssl_commands_make_a_certificate_the_broker_takes(tmp_path: Path) -> None:
-    certs = certificates(tmp_path / "certs")
-    broker = SecuredBroker(tmp_path / "broker", ["red"], tls=Tls(certs["broker_crt"], certs["broker_key"], certs["ca_crt"],
-                                                                 require_certificate=True, ca_key=certs["ca_key"]))
-    broker.start()
+    broker, certs = broker_requiring_certificates(tmp_path)
     try:
         docs = (Path(__file__).resolve().parents[2] / "docs" / "stations.md").read_text()
         block = docs.split("<!-- client certificate by hand -->")[1].split("```sh")[1].split("```")[0]
