@@ -180,7 +180,8 @@ def cmd_status(args: argparse.Namespace) -> int:
         finally:
             journal.close()
     if status is None:
-        message = "no game in the journal yet" if path.exists() else f"no journal at {path} yet"  # shows a box kept elsewhere
+        # a journal that is not there is named: status run where the service's is not shows where it looked
+        message = "no game in the journal yet" if path.exists() else f"no journal at {path} yet"
         status = {"game": None, "menu": menu, "message": message}
     if args.json:
         print(json.dumps(status, sort_keys=True))

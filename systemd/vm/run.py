@@ -254,7 +254,8 @@ STRONGEST = 16  # peaks of each of the recording's frames that count
 def samples(path: Path) -> np.ndarray:
     """A WAV file as mono samples at :data:`RATE`. qemu writes a recording's sizes only when it closes it, so a
     machine killed mid-recording leaves zeros there: the samples are read to the end of the file."""
-    header = path.read_bytes()[:44]
+    with open(path, "rb") as wav:
+        header = wav.read(44)  # the plain PCM header qemu and sounds/wavtools.py write
     channels, rate = int.from_bytes(header[22:24], "little"), int.from_bytes(header[24:28], "little")
     frames = np.fromfile(path, dtype="<i2", offset=44).astype(np.float32)
     frames = frames[:len(frames) // channels * channels].reshape(-1, channels).mean(axis=1)
@@ -263,6 +264,7 @@ def samples(path: Path) -> np.ndarray:
 
 
 def spectrogram(x: np.ndarray) -> np.ndarray:
+    """Magnitudes, one row per :data:`HOP` (Hann windows of :data:`FRAME`), made in blocks to bound the memory."""
     count = max(0, (len(x) - FRAME) // HOP + 1)
     window = np.hanning(FRAME).astype(np.float32)
     rows = [np.abs(np.fft.rfft(np.stack([x[i * HOP:i * HOP + FRAME] for i in range(start, min(count, start + 1000))])
