@@ -275,8 +275,8 @@ def spectrogram(x: np.ndarray) -> np.ndarray:
 def sound_found(recording: Path, sound: Path) -> float:
     """How much of ``sound`` is in ``recording`` (0..1): the share of its tones, frame by frame, that the recording
     has at one moment (the best). Voices play over the effects, so the recording is a mix: a fingerprint of
-    spectral peaks survives mixing where the envelope's correlation does not. Measured on three runs'
-    recordings: the treasure fanfare under the voice lines 0.95 to 0.98 (0.44 by envelope); absent (the boots
+    spectral peaks survives mixing where the envelope's correlation does not. Measured on six runs'
+    recordings: the treasure fanfare under the voice lines 0.87 to 0.99 (0.44 by envelope); absent (the boots
     before the game's end) 0.30 and 0.33; in tests/systemd/test_vm_checks.py, other brass and a voice line
     without it 0.64."""
     heard, wanted = spectrogram(samples(recording)), spectrogram(samples(sound))
