@@ -257,6 +257,13 @@ def start_after_the_cut(state: Path) -> tuple[list[str], list[str]]:
     return asyncio.run(scenario())
 
 
+def assert_not_said_again(state: Path, caplog: Any) -> None:
+    """A loss is said once: the next start says nothing of it."""
+    caplog.clear()
+    start_after_the_cut(state)
+    assert not [e for e in errors(caplog) if "lost" in e], "a loss is said once, not at every start"
+
+
 def test_a_write_ahead_log_cut_short_is_said_aloud_with_what_was_lost(tmp_path: Path, caplog) -> None:
     state, log = power_cut_copy(tmp_path, 40)
     wal = state / "journal.sqlite-wal"
@@ -271,9 +278,7 @@ def test_a_write_ahead_log_cut_short_is_said_aloud_with_what_was_lost(tmp_path: 
     assert [e for e in errors(caplog) if "lost" in e] == [
         f"journal {state}/journal.sqlite: the SD card lost the last {40 - kept} acknowledged actions: "
         f"game 1 resumes at action {kept}"]
-    caplog.clear()
-    start_after_the_cut(state)
-    assert not [e for e in errors(caplog) if "lost" in e], "a loss is said once, not at every start"
+    assert_not_said_again(state, caplog)
 
 
 def test_an_empty_or_missing_write_ahead_log_is_said_aloud_not_taken_for_another_program(
@@ -478,9 +483,7 @@ def test_the_end_of_the_previous_game_lost_after_a_new_game_began_is_said_aloud(
     assert [e for e in errors(caplog) if "lost" in e] == [
         f"journal {cut}/journal.sqlite: the SD card lost the last {35 - kept[1]} acknowledged actions "
         f"({30 - kept[1]} of the games before game 2, 5 of game 2): game 2 is gone, game 1 resumes at action {kept[1]}"]
-    caplog.clear()
-    start_after_the_cut(cut)
-    assert not [e for e in errors(caplog) if "lost" in e], "a loss is said once, not at every start"
+    assert_not_said_again(cut, caplog)
 
 
 def test_a_card_enrolled_after_the_state_directory_was_deleted_is_known_to_the_running_box(
