@@ -91,6 +91,9 @@ check "install.sh refuses a link that leads out of the clone, naming it" \
     sh -c '[ "$1" = 1 ] && printf "%s" "$2" | grep -q "refusing /home/builder/gamebox/controller/escape.py"' _ "$refused" "$refusal"
 check "nothing was installed" in_root test ! -e /opt/gamebox/controller
 rm "$root/home/builder/gamebox/controller/escape.py"
+# A virtualenv in the clone (firmware/check.sh makes one) links out of it: it is not code, never copied nor refused.
+in_root runuser -u builder -- sh -c 'mkdir -p /home/builder/gamebox/firmware/.typecheck/bin &&
+    ln -sfn /usr/bin/python3 /home/builder/gamebox/firmware/.typecheck/bin/python3'
 
 step "install (first run)"
 install_log=$(install_sh 2>&1) || { echo "$install_log"; exit 1; }
@@ -100,6 +103,7 @@ check "the installer's doctor checks the service's own state folder, and advises
 check "the config is readable by root and gamebox only (it may hold the broker password)" \
     test "$(in_root stat -c %a:%U:%G /etc/gamebox/box.toml)" = 640:root:gamebox
 check "the installed scripts keep their execute bit (doctor.sh is run by path)" in_root test -x /opt/gamebox/systemd/doctor.sh
+check "a virtualenv in the clone is not copied" in_root test ! -e /opt/gamebox/firmware/.typecheck
 check "no symbolic link in /opt/gamebox" in_root sh -c '! find /opt/gamebox -path /opt/gamebox/.venv -prune -o -type l -print | grep -q .'
 check "the clone's owner cannot write the installed code" \
     as_builder sh -c '! find /opt/gamebox -writable | grep -q .'
