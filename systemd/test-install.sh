@@ -6,8 +6,9 @@
 #
 #   sudo systemd/test-install.sh [--keep]
 #
-# Needs root, debootstrap, shellcheck and Debian's mirror (about 5 minutes, most of it
-# compiling RPi.GPIO, spidev and evdev). Not part of the pytest suite: the README names it.
+# Needs root, debootstrap, shellcheck and Debian's mirror (2 to 5 minutes, most of it
+# compiling RPi.GPIO, spidev and evdev). Exits 1 when a check fails, 77 when no root could be made.
+# Not part of the pytest suite: the README names it, and .ci/run runs it after the virtual Pi.
 # GAMEBOX_DEBOOTSTRAP_TARBALL=FILE uses a tarball from `debootstrap --make-tarball` (faster reruns).
 set -euo pipefail
 umask 022
@@ -15,6 +16,9 @@ readonly MIRROR=${GAMEBOX_MIRROR:-http://deb.debian.org/debian}
 keep=0
 [ "${1:-}" = --keep ] && keep=1
 [ "$(id -u)" -eq 0 ] || { echo "test-install.sh: run as root" >&2; exit 1; }
+for tool in debootstrap shellcheck; do
+    command -v "$tool" >/dev/null || { echo "test-install.sh: cannot run here: $tool is not installed"; exit 77; }
+done
 src=$(cd "$(dirname "$0")/.." && pwd)
 root=$(mktemp -d /var/tmp/gamebox-bookworm.XXXXXX)
 chmod 755 "$root"  # it is the root directory in there: everyone must reach /usr
@@ -50,11 +54,11 @@ step "shellcheck"
 check "install.sh and test-install.sh are shellcheck-clean" shellcheck "$src/systemd/install.sh" "$src/systemd/doctor.sh" "$0"
 
 step "a clean bookworm root in $root"
-if [ -n "${GAMEBOX_DEBOOTSTRAP_TARBALL:-}" ]; then
-    debootstrap --variant=minbase --unpack-tarball="$GAMEBOX_DEBOOTSTRAP_TARBALL" bookworm "$root" "$MIRROR" >/dev/null
-else
-    debootstrap --variant=minbase bookworm "$root" "$MIRROR" >/dev/null
-fi
+bootstrap=(debootstrap --variant=minbase)
+[ -z "${GAMEBOX_DEBOOTSTRAP_TARBALL:-}" ] || bootstrap+=(--unpack-tarball="$GAMEBOX_DEBOOTSTRAP_TARBALL")
+# Exit 77, as the virtual Pi does, when this machine cannot make the root: nothing of the box has run yet.
+"${bootstrap[@]}" bookworm "$root" "$MIRROR" >/dev/null \
+    || { echo "test-install.sh: cannot run here: debootstrap made no bookworm root from $MIRROR"; exit 77; }
 mount -t proc proc "$root/proc"
 cp /etc/resolv.conf "$root/etc/resolv.conf"
 # The certificates this host trusts beyond Debian's (a proxy's, say), so pip reaches PyPI as it does here.

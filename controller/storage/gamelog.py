@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import logging
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from controller.storage.journalfile import JournalError, JournalFile, dumps
@@ -191,8 +191,15 @@ class GameLog(JournalFile):
         return [at for (at,) in self._read("SELECT at FROM actions WHERE game_id=? ORDER BY seq", (game_id,))]
 
     def history(self, limit: int = 50) -> list[GameRecord]:
+        """The newest games, each counting the actions the box replays: a gap read here (a reader does not close
+        it) is not counted past."""
         ids = [r[0] for r in self._read("SELECT id FROM games ORDER BY id DESC LIMIT ?", (limit,))]
-        return [g for g in map(self.game, ids) if g is not None]
+        return [replace(g, actions=self._numbered(g.id)) for g in map(self.game, ids) if g is not None]
+
+    def _numbered(self, game_id: int) -> int:
+        """How many of the game's actions are numbered 0, 1, 2, ... with no number missing."""
+        return self._read("SELECT COUNT(*) FROM (SELECT seq, ROW_NUMBER() OVER (ORDER BY seq) - 1 AS n"
+                          " FROM actions WHERE game_id=?) WHERE seq = n", (game_id,))[0][0]
 
 
 def _loads_action(text: Any) -> dict[str, Any] | None:

@@ -62,6 +62,7 @@ class Machine:
         self.where = where
         self.wav = where / f"speaker-{boot}.wav"
         self.console = where / f"console-{boot}.log"
+        self.commands = where / f"commands-{boot}.log"  # each command on the control line: when, how long
         self.qmp_path = where / "qmp.sock"
         self.agent_path = where / "agent.sock"
         self.puck_path = where / "puck.sock"
@@ -167,7 +168,8 @@ class Machine:
         self._ids += 1
         ident = self._ids
         self._agent.sendall(json.dumps({"id": ident, "sh": command, "timeout": timeout}).encode() + b"\n")
-        deadline = time.monotonic() + (wait if wait is not None else timeout + 30)
+        sent = time.monotonic()
+        deadline = sent + (wait if wait is not None else timeout + 30)
         while True:
             while b"\n" in self._agent_buffer:
                 line, self._agent_buffer = self._agent_buffer.split(b"\n", 1)
@@ -176,6 +178,9 @@ class Machine:
                 except ValueError:
                     continue
                 if reply.get("id") == ident:
+                    with open(self.commands, "a") as log:  # where a slow run spends its time
+                        print(f"{sent - self.started:7.1f} {time.monotonic() - sent:6.1f} s  rc {reply['rc']}  "
+                              f"{command[:120]!r}", file=log)
                     return reply["rc"], reply["out"]
             left = deadline - time.monotonic()
             if left <= 0:

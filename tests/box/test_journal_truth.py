@@ -440,6 +440,21 @@ def test_status_on_a_gap_says_the_action_the_box_resumes_at_and_the_gap(tmp_path
     assert [line for line in lines if "jump" in line] == [f"gap: {json.dumps(said)}"]
 
 
+def test_history_counts_a_game_with_a_gap_up_to_the_action_the_box_resumes_at(tmp_path: Path, capsys) -> None:
+    """``history`` reads without closing the gap (as ``status`` does): it must not count the 4 actions after it."""
+    path = tmp_path / "journal.sqlite"
+    journal = Journal(path)
+    record_game(journal, "pirates", 2, seed=3, actions=12)
+    record_game(journal, "pirates", 2, seed=4, actions=5)
+    journal.close()
+    db = sqlite3.connect(path)
+    db.execute("DELETE FROM actions WHERE game_id=1 AND seq=7")  # a damaged row
+    db.commit()
+    db.close()
+    assert main(["history", "--state-dir", str(tmp_path)]) == 0
+    counts = [int(line.split()[-1]) for line in capsys.readouterr().out.splitlines()[1:]]
+    assert counts == [5, 7], "history counts rows the box does not replay"
+
 def kept_per_game(state: Path) -> dict[int, int]:
     """What SQLite itself recovers of each game (on a copy, so the files under test are not touched)."""
     probe = state.with_name(state.name + "-probe")

@@ -1,8 +1,10 @@
 """The virtual Pi's own judges (``systemd/vm/run.py``), tried on recordings made here: a check that cannot fail
-proves nothing, and one that fails on a sound that did play hides the box's speaker."""
+proves nothing, and one that fails on a sound that did play hides the box's speaker. And its image's promise: the
+venv it seeds is the one systemd/install.sh brings up to date."""
 
 from __future__ import annotations
 
+import re
 import sys
 import wave
 from pathlib import Path
@@ -61,3 +63,15 @@ def test_a_sound_that_did_not_play_is_not_found(tmp_path: Path) -> None:
 def test_a_recording_cut_off_by_a_killed_machine_is_read_to_its_end(tmp_path: Path) -> None:
     heard = record(tmp_path / "speaker.wav", (8.0, mono("treasure-fanfare.wav")), killed=True)
     assert run.sound_found(heard, SOUNDS / "treasure-fanfare.wav") > 0.8
+
+
+def test_the_seeded_venv_is_the_one_install_sh_uses_with_the_requirements_it_installs() -> None:
+    """Seeded elsewhere, or with other packages, the image would have install.sh make a new venv or install wheels
+    again, and its check line would claim an update that was a first install."""
+    images = pytest.importorskip("image")
+    script = (ROOT / "systemd" / "install.sh").read_text()
+    prefix = re.search(r"^readonly PREFIX=(.+)$", script, re.M).group(1)
+    venv = re.search(r"^readonly VENV=(.+)$", script, re.M).group(1).replace("$PREFIX", prefix)
+    assert images.SEEDED_VENV == venv
+    assert re.search(r'pip" install .*-e "\$\{PREFIX\}\[pi\]"', script)  # the extra whose requirements are seeded
+    assert "gpiozero>=2.0" in images.requirements() and "pygame-ce>=2.4" in images.requirements()
