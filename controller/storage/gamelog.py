@@ -194,13 +194,12 @@ class GameLog(JournalFile):
         """The newest games, each counting the actions the box replays: a gap read here (a reader does not close
         it) is not counted past."""
         ids = [r[0] for r in self._read("SELECT id FROM games ORDER BY id DESC LIMIT ?", (limit,))]
-        return [replace(g, actions=self._numbered(g.id)) for g in map(self.game, ids) if g is not None]
-
-    def _numbered(self, game_id: int) -> int:
-        """How many of the game's actions are numbered 0, 1, 2, ... with no number missing."""
-        return self._read("SELECT COUNT(*) FROM (SELECT seq, ROW_NUMBER() OVER (ORDER BY seq) - 1 AS n"
-                          " FROM actions WHERE game_id=?) WHERE seq = n", (game_id,))[0][0]
-
+        if not ids:
+            return []
+        numbered = dict(self._read(  # the actions numbered 0, 1, 2, ... with none missing, per game, in one pass
+            "SELECT game_id, COUNT(*) FROM (SELECT game_id, seq, ROW_NUMBER() OVER (PARTITION BY game_id ORDER BY seq)"
+            " - 1 AS n FROM actions WHERE game_id >= ?) WHERE seq = n GROUP BY game_id", (min(ids),)))
+        return [replace(g, actions=numbered.get(g.id, 0)) for g in map(self.game, ids) if g is not None]
 
 def _loads_action(text: Any) -> dict[str, Any] | None:
     try:
