@@ -177,7 +177,9 @@ class Machine:
                     reply = json.loads(line)
                 except ValueError:
                     continue
-                if reply.get("id") == ident:
+                # Until the agent makes the line raw, the guest's tty echoes what reached it: a request read back
+                # carries its id too, but no answer.
+                if reply.get("id") == ident and "rc" in reply:
                     with open(self.commands, "a") as log:  # where a slow run spends its time
                         print(f"{sent - self.started:7.1f} {time.monotonic() - sent:6.1f} s  rc {reply['rc']}  "
                               f"{command[:120]!r}", file=log)

@@ -4,8 +4,11 @@ venv it seeds is the one systemd/install.sh brings up to date."""
 
 from __future__ import annotations
 
+import json
 import re
+import socket
 import sys
+import threading
 import wave
 from pathlib import Path
 
@@ -75,3 +78,25 @@ def test_the_seeded_venv_is_the_one_install_sh_uses_with_the_requirements_it_ins
     assert images.SEEDED_VENV == venv
     assert re.search(r'pip" install .*-e "\$\{PREFIX\}\[pi\]"', script)  # the extra whose requirements are seeded
     assert "gpiozero>=2.0" in images.requirements() and "pygame-ce>=2.4" in images.requirements()
+
+
+def test_a_request_the_guests_tty_echoes_back_is_not_taken_for_its_answer(tmp_path: Path) -> None:
+    """Found in a run: the control line echoes what reached it before the agent makes it raw (a reboot's first
+    requests), and the echo, with the request's id, was read as the answer (``KeyError: 'rc'``)."""
+    qemu = pytest.importorskip("qemu")
+    host, guest = socket.socketpair()
+    machine = qemu.Machine.__new__(qemu.Machine)  # its control line alone: no qemu behind it
+    machine._agent, machine._agent_buffer, machine._ids = host, b"", 0
+    machine.started, machine.commands = 0.0, tmp_path / "commands.log"
+
+    def guest_side() -> None:
+        request = guest.recv(4096)
+        guest.sendall(request.replace(b"\n", b"\r\n"))  # the cooked tty's echo
+        guest.sendall(json.dumps({"id": json.loads(request)["id"], "rc": 0, "out": "answered\n"}).encode() + b"\n")
+
+    threading.Thread(target=guest_side, daemon=True).start()
+    try:
+        assert machine.sh("true", timeout=5.0) == (0, "answered\n")
+    finally:
+        host.close()
+        guest.close()
