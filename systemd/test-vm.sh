@@ -3,7 +3,7 @@
 # real sandbox, in a Debian bookworm guest under qemu (TCG), playing through real device nodes
 # (a USB keyboard reader, the die puck's firmware on a USB serial port, an HDA speaker).
 #
-#   sudo systemd/test-vm.sh [--arch amd64|arm64] [--keep] [--cache DIR]
+#   sudo systemd/test-vm.sh [--arch amd64|arm64] [--keep] [--cache DIR] [--first-install]
 #
 # Needs root, qemu-system-x86 (arm64: qemu-system-arm, qemu-user-static, binfmt-support, arch-test),
 # mmdebstrap, e2fsprogs, socat, mosquitto and Debian's mirror and PyPI for the first image;

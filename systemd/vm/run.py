@@ -1,6 +1,6 @@
 """The virtual Pi: the box installed by systemd/install.sh and run by a real systemd, in qemu, through real device nodes.
 
-    sudo systemd/test-vm.sh [--arch amd64|arm64] [--keep]
+    sudo systemd/test-vm.sh [--arch amd64|arm64] [--keep] [--cache DIR] [--first-install]
 
 Boots a Debian bookworm guest (systemd/vm/image.py), copies the project in,
 installs it as a Pi's owner would, and plays a whole game of Pirate & Co.

@@ -418,15 +418,23 @@ def test_after_a_restart_the_waiting_card_is_announced_and_a_re_tap_is_the_same_
 
 
 # -- the rest of issue 22 --------------------------------------------------------------------------------
-def test_status_on_a_gap_says_the_action_the_box_resumes_at_and_the_gap(tmp_path: Path, capsys) -> None:
-    path = tmp_path / "journal.sqlite"
+def journal_with_a_gap(folder: Path, later_games: int = 0) -> Path:
+    """Game 1 of 12 actions with its action 7 gone (a damaged row), then ``later_games`` games of 5 actions."""
+    path = folder / "journal.sqlite"
     journal = Journal(path)
     record_game(journal, "pirates", 2, seed=3, actions=12)
+    for seed in range(later_games):
+        record_game(journal, "pirates", 2, seed=4 + seed, actions=5)
     journal.close()
     db = sqlite3.connect(path)
-    db.execute("DELETE FROM actions WHERE game_id=1 AND seq=7")  # a damaged row
+    db.execute("DELETE FROM actions WHERE game_id=1 AND seq=7")
     db.commit()
     db.close()
+    return path
+
+
+def test_status_on_a_gap_says_the_action_the_box_resumes_at_and_the_gap(tmp_path: Path, capsys) -> None:
+    path = journal_with_a_gap(tmp_path)
     assert main(["status", "--state-dir", str(tmp_path), "--json"]) == 0
     status = json.loads(capsys.readouterr().out)
     assert main(["status", "--state-dir", str(tmp_path)]) == 0
@@ -442,18 +450,11 @@ def test_status_on_a_gap_says_the_action_the_box_resumes_at_and_the_gap(tmp_path
 
 def test_history_counts_a_game_with_a_gap_up_to_the_action_the_box_resumes_at(tmp_path: Path, capsys) -> None:
     """``history`` reads without closing the gap (as ``status`` does): it must not count the 4 actions after it."""
-    path = tmp_path / "journal.sqlite"
-    journal = Journal(path)
-    record_game(journal, "pirates", 2, seed=3, actions=12)
-    record_game(journal, "pirates", 2, seed=4, actions=5)
-    journal.close()
-    db = sqlite3.connect(path)
-    db.execute("DELETE FROM actions WHERE game_id=1 AND seq=7")  # a damaged row
-    db.commit()
-    db.close()
+    journal_with_a_gap(tmp_path, later_games=1)
     assert main(["history", "--state-dir", str(tmp_path)]) == 0
     counts = [int(line.split()[-1]) for line in capsys.readouterr().out.splitlines()[1:]]
     assert counts == [5, 7], "history counts rows the box does not replay"
+
 
 def kept_per_game(state: Path) -> dict[int, int]:
     """What SQLite itself recovers of each game (on a copy, so the files under test are not touched)."""
