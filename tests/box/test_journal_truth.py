@@ -257,6 +257,16 @@ def start_after_the_cut(state: Path) -> tuple[list[str], list[str]]:
     return asyncio.run(scenario())
 
 
+def assert_loss_said_once(state: Path, caplog: Any, resumes_at: int, said: str) -> None:
+    """The next start resumes game 1 at the last action the files kept, shows and logs the loss (one line,
+    ``said``), and the start after it says nothing of it."""
+    lines, shows = start_after_the_cut(state)
+    assert f"resumed 1 {resumes_at} " in "\n".join(lines), "the box does not resume game 1 where the files end"
+    assert "journal_lost" in shows and "moves-lost" in shows
+    assert [e for e in errors(caplog) if "lost" in e] == [said]
+    assert_not_said_again(state, caplog)
+
+
 def assert_not_said_again(state: Path, caplog: Any) -> None:
     """A loss is said once: the next start says nothing of it."""
     caplog.clear()
@@ -264,21 +274,26 @@ def assert_not_said_again(state: Path, caplog: Any) -> None:
     assert not [e for e in errors(caplog) if "lost" in e], "a loss is said once, not at every start"
 
 
+WAL_HEADER, WAL_FRAME = 32, 24 + 4096  # SQLite's write-ahead log: a header, then a frame header and a page a frame
+
+
+def wal_frames(wal: Path) -> int:
+    return (wal.stat().st_size - WAL_HEADER) // WAL_FRAME
+
+
+def cut_wal(wal: Path, frames: int) -> None:
+    """The log ends after its first ``frames`` frames, as a failing SD card leaves it."""
+    os.truncate(wal, WAL_HEADER + frames * WAL_FRAME)
+
+
 def test_a_write_ahead_log_cut_short_is_said_aloud_with_what_was_lost(tmp_path: Path, caplog) -> None:
     state, log = power_cut_copy(tmp_path, 40)
     wal = state / "journal.sqlite-wal"
-    frame = 24 + 4096
-    frames = (wal.stat().st_size - 32) // frame
-    os.truncate(wal, 32 + frames // 3 * frame)  # what a failing SD card does: the log simply ends early
+    cut_wal(wal, wal_frames(wal) // 3)  # what a failing SD card does: the log simply ends early
     kept = kept_actions(state)
     assert 0 < kept < 40
-    lines, shows = start_after_the_cut(state)
-    assert f"resumed 1 {kept} " in "\n".join(lines)
-    assert "journal_lost" in shows and "moves-lost" in shows
-    assert [e for e in errors(caplog) if "lost" in e] == [
-        f"journal {state}/journal.sqlite: the SD card lost the last {40 - kept} acknowledged actions: "
-        f"game 1 resumes at action {kept}"]
-    assert_not_said_again(state, caplog)
+    assert_loss_said_once(state, caplog, kept, f"journal {state}/journal.sqlite: the SD card lost the last {40 - kept} "
+                          f"acknowledged actions: game 1 resumes at action {kept}")
 
 
 def test_an_empty_or_missing_write_ahead_log_is_said_aloud_not_taken_for_another_program(
@@ -488,18 +503,13 @@ def test_the_end_of_the_previous_game_lost_after_a_new_game_began_is_said_aloud(
     asyncio.run(scenario())
     (cut / "journal.sqlite-shm").unlink(missing_ok=True)
     wal = cut / "journal.sqlite-wal"
-    frame = 24 + 4096
-    frames = (wal.stat().st_size - 32) // frame
-    os.truncate(wal, 32 + frames // 2 * frame)  # the log ends early: in game 1's last actions
+    cut_wal(wal, wal_frames(wal) // 2)  # the log ends early: in game 1's last actions
     kept = kept_per_game(cut)
     assert 0 < kept.get(1, 0) < 30 and kept.get(2, 0) == 0, kept
-    lines, shows = start_after_the_cut(cut)
-    assert f"resumed 1 {kept[1]} " in "\n".join(lines), "the box resumes game 1, whose abandonment was lost too"
-    assert "journal_lost" in shows and "moves-lost" in shows
-    assert [e for e in errors(caplog) if "lost" in e] == [
-        f"journal {cut}/journal.sqlite: the SD card lost the last {35 - kept[1]} acknowledged actions "
-        f"({30 - kept[1]} of the games before game 2, 5 of game 2): game 2 is gone, game 1 resumes at action {kept[1]}"]
-    assert_not_said_again(cut, caplog)
+    assert_loss_said_once(  # game 1 resumes: its abandonment was lost too
+        cut, caplog, kept[1], f"journal {cut}/journal.sqlite: the SD card lost the last {35 - kept[1]} acknowledged "
+        f"actions ({30 - kept[1]} of the games before game 2, 5 of game 2): game 2 is gone, game 1 resumes at action "
+        f"{kept[1]}")
 
 
 def test_a_card_enrolled_after_the_state_directory_was_deleted_is_known_to_the_running_box(
@@ -624,7 +634,7 @@ def test_a_second_read_of_the_journal_checks_only_what_was_added_and_sees_what_a
             writer.checkpoint(force=True)  # the log's frames are copied into the file: the next write restarts it
     wal = tmp_path / "journal.sqlite-wal"
     kept = wal.read_bytes()
-    os.truncate(wal, 32 + 10 * (24 + 4096))  # the log cut short under the reader (a failing card, read again)
+    cut_wal(wal, 10)  # the log cut short under the reader (a failing card, read again)
     assert 20 < both_see() < seq
     wal.write_bytes(kept)
     both_see(seq)
