@@ -201,6 +201,7 @@ class GameLog(JournalFile):
             " - 1 AS n FROM actions WHERE game_id >= ?) WHERE seq = n GROUP BY game_id", (min(ids),)))
         return [replace(g, actions=numbered.get(g.id, 0)) for g in map(self.game, ids) if g is not None]
 
+
 def _loads_action(text: Any) -> dict[str, Any] | None:
     try:
         value = json.loads(text)
