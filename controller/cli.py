@@ -278,7 +278,7 @@ def build_parser() -> argparse.ArgumentParser:
                         help="print the version and exit")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    p = sub.add_parser("scenario", help="run rule scenario files (SCENARIOS.md)")
+    p = sub.add_parser("scenario", help="run rule scenario files (docs/scenarios.md)")
     p.add_argument("files", nargs="+", metavar="FILE", help="scenario files (JSON), run in order")
     p.set_defaults(func=cmd_scenario)
 

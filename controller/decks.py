@@ -1,6 +1,6 @@
 """Card decks and control cards: every id a tag can stand for.
 
-Card ids are RULINGS.md's. Control cards are the box's own: NFC cards that
+Card ids are docs/rulings.md's. Control cards are the box's own: NFC cards that
 pick a game, a player count or a variant, give up the game for a new one,
 take back the last action, switch the box off, or change the volume and the
 language, like the command cards of children's audio boxes.

@@ -11,7 +11,7 @@ from controller.storage.journal import GameRecord, Journal, JournalError
 
 
 def game_status(journal: Journal) -> dict[str, Any] | None:
-    """The current game replayed from its log, read in one transaction: SCENARIOS.md's keys plus its identity.
+    """The current game replayed from its log, read in one transaction: docs/scenarios.md's keys plus its identity.
 
     The current game is the one being played, else the newest one. With no
     game yet, or one whose log does not replay, the object says so instead

@@ -1,6 +1,6 @@
 """Rule scenarios: JSON files that drive one engine and check what the referee knows.
 
-The format is SCENARIOS.md's. :func:`run_file` never raises for a bad file:
+The format is docs/scenarios.md's. :func:`run_file` never raises for a bad file:
 every problem is a ``FAIL`` line that names the file, the step and the problem.
 """
 

@@ -11,8 +11,8 @@ os.environ.setdefault("GPIOZERO_PIN_FACTORY", "mock")
 os.environ.setdefault("BLINKA_OS_AGNOSTIC", "1")
 
 ROOT = Path(__file__).resolve().parent.parent
-# The specs lie beside the checkout (or beside the copy of it that `mutmut run` tests).
-SHARED = next((d / "shared" for d in ROOT.parents if (d / "shared").is_dir()), ROOT.parent / "shared")
+#: The rule scenarios (docs/scenarios.md): the referees' contract, run by tests/test_scenario_files.py.
+SCENARIO_DIR = ROOT / "tests" / "scenarios"
 COLORS = ("yellow", "green", "blue", "red")
 
 ALL_CARD_IDS: list[str] = (

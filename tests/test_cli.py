@@ -11,7 +11,7 @@ import pytest
 
 from controller.cli import main
 from controller.storage.journal import Journal
-from tests.conftest import ROOT, SHARED
+from tests.conftest import ROOT, SCENARIO_DIR
 
 
 @pytest.mark.parametrize("command", ["status", "history", "scenario"])
@@ -22,7 +22,7 @@ def test_every_command_is_quiet_when_its_reader_goes_away(command: str, tmp_path
     args = {
         "status": ["status", "--state-dir", str(tmp_path)],
         "history": ["history", "--state-dir", str(tmp_path)],
-        "scenario": ["scenario", str(SHARED / "scenarios" / "pirates-bottle-debt.json")],
+        "scenario": ["scenario", str(SCENARIO_DIR / "pirates-bottle-debt.json")],
     }[command]
     read_end, write_end = os.pipe()
     os.close(read_end)  # the reader is gone before the first line (``| head`` after it quit)

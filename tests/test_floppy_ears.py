@@ -18,12 +18,10 @@ from controller.games.floppy_ears import CARDS, FloppyEars, is_joker, matches
 from controller.scenario import run_file
 from controller.table.base import Decision
 from controller.table.floppy_ears import FloppyEarsTable, ForgettingBot
-from tests.conftest import ALL_CARD_IDS, ROOT, SHARED
+from tests.conftest import ALL_CARD_IDS, SCENARIO_DIR
 from tests import referee
 
-SCENARIOS = sorted((ROOT / "tests" / "scenarios").glob("floppy-ears-*.json")) + [
-    SHARED / "scenarios" / "floppy-ears-stop-ear.json"
-]
+SCENARIOS = sorted(SCENARIO_DIR.glob("floppy-ears-*.json"))
 #: Self-play bound: no game of the smoke runs below needs more actions than this.
 MAX_ACTIONS = 2000
 
@@ -96,9 +94,9 @@ def test_every_ruling_and_rejection_code_has_a_cited_scenario() -> None:
     for code in ("not_your_turn", "wrong_action", "unknown_card", "card_elsewhere", "no_match",
                  "joker_start", "not_eligible", "game_over"):
         assert f"floppy-ears-reject-{code}.json" in names
-    for path in SCENARIOS[:-1]:  # our own files say what they rest on
+    for path in SCENARIOS:  # every file says what it rests on
         cite = json.loads(path.read_text(encoding="utf-8"))["cite"]
-        assert "seeds/" in cite or "RULINGS.md" in cite, path.name
+        assert "seeds/" in cite or "docs/rulings.md" in cite, path.name
 
 
 # -- options ---------------------------------------------------------------------------------------
@@ -441,7 +439,7 @@ def test_f11_a_wish_stands_over_the_revealed_card_colour_but_not_its_symbol() ->
 
 
 def test_f11_a_revealed_joker_stays_and_its_revealer_wishes_then_plays() -> None:
-    """F11; REVEAL l.29 "If the face-up ear turns out to be a magic ear" applies to setup only; RULINGS F11."""
+    """F11; REVEAL l.29 "If the face-up ear turns out to be a magic ear" applies to setup only; docs/rulings.md F11."""
     engine = two(start="red-5", edition="reveal")
     ok(engine, type="reveal", player=0, card="joker-4")
     assert engine.awaiting == "choose_color" and engine.current == 0 and engine.view()["top"] == "joker-4"
@@ -473,7 +471,7 @@ def test_f11_with_stack_and_pile_dry_there_is_nothing_to_reveal() -> None:
 
 # -- referee knowledge and precedence --------------------------------------------------------------
 def test_precedence_follows_the_contract() -> None:
-    """SCENARIOS.md: game_over, not_your_turn, wrong_action, unknown_card, card_elsewhere, then the rule."""
+    """docs/scenarios.md: game_over, not_your_turn, wrong_action, unknown_card, card_elsewhere, then the rule."""
     engine = two(start="red-5")
     assert refused(engine, player=1, type="play", card="nonsense") == "not_your_turn"
     assert refused(engine, player=0, type="hang", card="nonsense", ear="left") == "wrong_action"
@@ -655,7 +653,7 @@ def test_forgetting_grows_with_the_turns_an_ear_has_hung() -> None:
 
 def test_a_card_back_in_a_hand_after_stop_ear_is_offered_only_to_that_hand() -> None:
     """F5: after "stop ear!" the played card is back in its player's hand; nobody else may play or hang it."""
-    steps = json.loads((ROOT / "tests" / "scenarios" / "floppy-ears-f5-stop-ear.json").read_text())
+    steps = json.loads((SCENARIO_DIR / "floppy-ears-f5-stop-ear.json").read_text())
     engine = FloppyEars(steps["players"], steps["options"])
     for step in steps["steps"]:
         if "act" in step:

@@ -1,6 +1,6 @@
 """Pirate & Co. Mau Mau: the referee, the virtual table and their scenario files.
 
-Rule tests name their ruling (RULINGS.md, P1-P10) and quote the rulebook,
+Rule tests name their ruling (docs/rulings.md, P1-P10) and quote the rulebook,
 seeds/001_68665c4bfbf71314.txt (SEED below), by line and phrase.
 """
 
@@ -19,12 +19,10 @@ from controller.scenario import run_scenario
 from controller.table.bots import GreedyBot, RandomBot
 from controller.table.pirates import PiratesTable
 from tests.referee import ok, refused
-from tests.conftest import SHARED
+from tests.conftest import SCENARIO_DIR
 
-ROOT = Path(__file__).resolve().parent.parent
 SEED = "seeds/001_68665c4bfbf71314.txt"
-SCENARIOS = sorted((ROOT / "tests" / "scenarios").glob("pirates-*.json"))
-SHARED_FILES = [SHARED / "scenarios" / "pirates-bottle-debt.json"]
+SCENARIOS = sorted(SCENARIO_DIR.glob("pirates-*.json"))
 VIEW_KEYS = {"current", "awaiting", "over", "winners", "hand_sizes", "stack", "top", "color",
              "direction", "pending_draw", "ships", "round"}
 
@@ -71,7 +69,7 @@ def midgame_states(count: int, options_of=lambda s: {}) -> list[Pirates]:
 
 
 # -- scenario files --------------------------------------------------------------------
-@pytest.mark.parametrize("path", SCENARIOS + SHARED_FILES, ids=lambda p: p.name)
+@pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.name)
 def test_scenario_file_passes(path: Path) -> None:
     doc = json.loads(path.read_text())
     assert doc["game"] == "pirates"
@@ -81,7 +79,7 @@ def test_scenario_file_passes(path: Path) -> None:
 @pytest.mark.parametrize("path", SCENARIOS, ids=lambda p: p.name)
 def test_scenario_file_cites_its_source(path: Path) -> None:
     cite = json.loads(path.read_text()).get("cite", "")
-    assert SEED in cite or "RULINGS.md" in cite, cite
+    assert SEED in cite or "docs/rulings.md" in cite, cite
     if path.name.startswith("pirates-p"):
         ruling = path.name.split("-")[1].upper()
         assert cite.startswith(ruling), f"{path.name} cites {cite[:20]!r}"
@@ -248,7 +246,7 @@ def test_p5_after_paying_a_normal_turn_follows() -> None:
 
 
 def test_p5_a_debt_larger_than_stack_and_pile_draws_what_there_is() -> None:
-    """P5; RULINGS P5: „If the stack and the reshuffled pile cannot cover the debt, draw what there is.“"""
+    """P5; docs/rulings.md P5: „When the stack and the reshuffled pile cannot cover the debt, the player takes what there is.“"""
     engine = game(2)
     seat = 0
     while engine.view()["stack"] > 0:  # empty the stack by drawing and keeping
@@ -306,7 +304,7 @@ def test_p7_the_round_winner_moves_on_and_a_new_round_is_dealt() -> None:
 
 
 def test_p7_a_special_card_as_last_card_has_no_effect() -> None:
-    """P7; RULINGS P7: „A special card played as a round's last card has no effect.“"""
+    """P7; docs/rulings.md P7: „A special card played as the last card of a round does nothing.“"""
     engine = game(2, "red-pirate-1", wins_needed=2)
     names = empty_hand(engine, 0, ["red-pirate-2", "red-pirate-3", "red-pirate-4", "red-pirate-5", "red-bottle"])
     assert "round_won" in names and "draw_debt" not in names
@@ -376,7 +374,7 @@ def test_p8_the_wrong_call_counts_as_forgotten_and_an_early_call_costs_nothing()
 
 
 def test_p8_calls_are_ignored_when_the_variant_is_off() -> None:
-    """P8; RULINGS P8: „Mau variant (off by default)“."""
+    """P8; docs/rulings.md P8: „Mau calls (off unless switched on)“."""
     engine = game(2)
     down_to(engine, 0, 1)
     names = ok(engine, play(0, "blue-bottle"))
@@ -460,7 +458,7 @@ def test_p10_the_pile_but_its_top_becomes_the_stack_as_soon_as_the_last_card_is_
 
 
 def test_p10_with_nothing_to_draw_the_turn_passes() -> None:
-    """P10/F10: „If the pile has nothing to give, later draws take nothing“ (docs/rules/pirates.md)."""
+    """P10/F10: „If the pile has nothing to give, later draws take nothing“ (docs/rulings.md F10)."""
     engine = game(2)
     seat = 0
     while engine.view()["stack"]:
@@ -717,7 +715,7 @@ def test_a_stray_card_the_referee_accepted_is_taken_from_wherever_it_lay() -> No
 
 @pytest.mark.parametrize("mau_calls", [True, False])
 def test_the_offered_plays_carry_the_call_the_mau_variant_asks_for(mau_calls: bool) -> None:
-    """P8 (RULINGS; rulebook lines 247-259): with one card left after it a play may say "mau", with none "mau-mau"."""
+    """P8 (docs/rulings.md; rulebook lines 247-259): with one card left after it a play may say "mau", with none "mau-mau"."""
     seen = set()
     for seed in range(20):
         table = PiratesTable(2, {"mau_calls": mau_calls}, seed)

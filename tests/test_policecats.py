@@ -1,6 +1,6 @@
 """Policecats: the referee (rulings C1–C10) and its virtual table.
 
-Rule tests cite the ruling of RULINGS.md and the German rulebook,
+Rule tests cite the ruling of docs/rulings.md and the German rulebook,
 ``seeds/003_dee9562dab4e2222.txt`` (SEED below), by line and a short phrase.
 """
 
@@ -17,13 +17,11 @@ from controller.games.base import OptionsError, Outcome, Rejection
 from controller.games.policecats import CAT_CARDS, POLICE_CARDS, Policecats
 from controller.scenario import run_scenario
 from controller.table.policecats import PolicecatsTable
-from tests.conftest import ALL_CARD_IDS, ROOT, SHARED
+from tests.conftest import ALL_CARD_IDS, SCENARIO_DIR
 from tests.referee import ok, refused
 
 SEED = "seeds/003_dee9562dab4e2222.txt"
-SCENARIOS = sorted((ROOT / "tests" / "scenarios").glob("policecats-*.json")) + sorted(
-    (SHARED / "scenarios").glob("policecats-*.json")
-)
+SCENARIOS = sorted(SCENARIO_DIR.glob("policecats-*.json"))
 #: No game may take more accepted actions than this (a whole basic game averages about 130).
 MAX_ACTIONS = 1000
 
@@ -80,8 +78,7 @@ def test_every_ruling_and_possible_rejection_has_a_cited_scenario() -> None:
     for code in ("not-your-turn", "wrong-action", "unknown-card", "card-elsewhere", "not-eligible", "game-over"):
         assert f"policecats-reject-{code}.json" in names
     for path in SCENARIOS:
-        if path.parent.name == "scenarios" and path.parent.parent.name == "tests":
-            assert "seeds/003_" in json.loads(path.read_text(encoding="utf-8"))["cite"], path.name
+        assert "seeds/003_" in json.loads(path.read_text(encoding="utf-8"))["cite"], path.name
 
 
 # -- options and setup ----------------------------------------------------------------------
@@ -113,7 +110,7 @@ def test_bad_options_are_one_clear_line(options: dict[str, Any], message: str) -
 
 
 def test_the_die_defaults_to_three_cats_and_is_configurable() -> None:
-    """RULINGS.md 'Policecats die': 3 cat, 1 dog, 1 mouse, 1 whistle, kept configurable."""
+    """docs/rulings.md 'Policecats die': 3 cat, 1 dog, 1 mouse, 1 whistle, kept configurable."""
     engine = new()
     assert sorted(engine.options["die"]) == ["cat", "cat", "cat", "dog", "mouse", "whistle"]
     assert new().options["die"] is not engine.options["die"]
@@ -559,7 +556,7 @@ def test_c10_alarm_ends_when_the_stack_is_empty_and_counts_only_cats() -> None:
 
 
 def test_rejection_precedence() -> None:
-    """SCENARIOS.md: game_over, not_your_turn, wrong_action, unknown_card, card_elsewhere, then the rule."""
+    """docs/scenarios.md: game_over, not_your_turn, wrong_action, unknown_card, card_elsewhere, then the rule."""
     engine = new()
     roll(engine, "cat")
     assert refused(engine, {"player": 1, "type": "give", "card": "red-1"}) == "not_your_turn"

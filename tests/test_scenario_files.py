@@ -1,4 +1,4 @@
-"""Every rule scenario, the shared contract's and our own, passes through the runner (SCENARIOS.md)."""
+"""Every rule scenario passes through the runner (docs/scenarios.md)."""
 
 from __future__ import annotations
 
@@ -7,9 +7,9 @@ from pathlib import Path
 import pytest
 
 from controller.scenario import run_file
-from tests.conftest import ROOT, SHARED
+from tests.conftest import SCENARIO_DIR
 
-FILES = sorted((SHARED / "scenarios").glob("*.json")) + sorted((ROOT / "tests" / "scenarios").glob("*.json"))
+FILES = sorted(SCENARIO_DIR.glob("*.json"))
 
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])

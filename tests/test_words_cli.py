@@ -15,7 +15,7 @@ from controller.cli import build_parser, main
 from controller.config import ConfigError, load_config
 from controller.storage.journal import Journal
 from hardware.doctor import likely_fix
-from tests.conftest import ROOT, SHARED
+from tests.conftest import ROOT, SCENARIO_DIR
 from tests.test_run_output import run_lines
 
 README = (ROOT / "README.md").read_text(encoding="utf-8")
@@ -76,7 +76,7 @@ def test_plain_status_counts_players_from_one_and_json_from_zero(tmp_path: Path,
 def test_the_scenario_command_prints_what_the_readme_says(tmp_path: Path, capsys) -> None:
     row = next(line for line in README.splitlines() if line.startswith("| `gamebox scenario"))
     assert "`PASS <name>`" in row and "`FAIL <name>: step <n>: <what differed> (<file>)`" in row
-    good = SHARED / "scenarios" / "pirates-bottle-debt.json"
+    good = SCENARIO_DIR / "pirates-bottle-debt.json"
     bad = tmp_path / "bad.json"
     bad.write_text('{"name": "broken", "game": "pirates", "players": 9, "steps": []}', encoding="utf-8")
     assert main(["scenario", str(good), str(bad)]) == 1

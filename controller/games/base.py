@@ -18,7 +18,7 @@ from typing import Any, ClassVar, Iterable, Sequence
 
 COLORS: tuple[str, ...] = ("yellow", "green", "blue", "red")
 
-#: Rejection codes of SCENARIOS.md. Where several apply, the first of
+#: Rejection codes of docs/scenarios.md. Where several apply, the first of
 #: ``PRECEDENCE`` that applies wins, then the rule's own code.
 REJECTION_CODES: frozenset[str] = frozenset({
     "not_your_turn", "wrong_action", "unknown_card", "card_elsewhere",
@@ -36,7 +36,7 @@ AWAITING: frozenset[str] = frozenset({
 })
 
 
-#: The type every field of an action must have (SCENARIOS.md, "Actions"); ``type`` is a string.
+#: The type every field of an action must have (docs/scenarios.md, "Actions"); ``type`` is a string.
 FIELD_TYPES: dict[str, type] = {
     "player": int, "card": str, "call": str, "color": str, "ear": str, "face": str, "to": int,
 }
@@ -44,7 +44,7 @@ FIELD_TYPES: dict[str, type] = {
 
 @dataclass(frozen=True, slots=True)
 class Shape:
-    """The fields of one action type as SCENARIOS.md lists them: those it needs and those it may carry.
+    """The fields of one action type as docs/scenarios.md lists them: those it needs and those it may carry.
 
     An action of another shape is refused as ``wrong_action`` before any rule
     looks at it, and only these fields (and ``type``) go into the log: a stray
@@ -83,7 +83,7 @@ class OptionsError(ValueError):
 class Rejection:
     """An action the referee refused. The state is unchanged.
 
-    ``code`` is SCENARIOS.md's; ``reason`` says precisely why (a key of
+    ``code`` is docs/scenarios.md's; ``reason`` says precisely why (a key of
     :data:`~controller.games.reasons.REASONS`), so what the box says is
     chosen by the true reason, not by the code alone; :attr:`key` is the
     reason, or the code where none was given. ``message`` is one line for a person, players counted from 1.
@@ -106,7 +106,7 @@ class Rejection:
 class Outcome:
     """An accepted action and what the referee saw happen because of it.
 
-    Each event is a dict with at least ``"event"`` (a name of SCENARIOS.md);
+    Each event is a dict with at least ``"event"`` (a name of docs/scenarios.md);
     other keys carry details (``player``, ``card``, ``count``, ...). Read
     them, never change them: the referees share the commonest outcomes
     (:data:`QUIET` and a few others) between actions and games.
@@ -142,7 +142,7 @@ class Engine(ABC):
     min_players: ClassVar[int]
     max_players: ClassVar[int]
     default_options: ClassVar[dict[str, Any]]
-    #: Action type -> its fields (the table "Actions" of SCENARIOS.md, this game's rows).
+    #: Action type -> its fields (the table "Actions" of docs/scenarios.md, this game's rows).
     shapes: ClassVar[dict[str, Shape]]
     #: Each value of :attr:`awaiting` -> the action types it lets through.
     accepts: ClassVar[dict[str, frozenset[str]]]
@@ -201,7 +201,7 @@ class Engine(ABC):
         return self._refusal(action) is None
 
     def _refusal(self, action: Any) -> Rejection | None:
-        """Every check, in SCENARIOS.md's order: the game is on, whose turn, the action's shape, the rules.
+        """Every check, in docs/scenarios.md's order: the game is on, whose turn, the action's shape, the rules.
 
         Only :meth:`_check` (the rules) differs between games; it gets an
         action of a type awaited now, with every field of its type present
@@ -269,7 +269,7 @@ class Engine(ABC):
 
     @abstractmethod
     def view(self) -> dict[str, Any]:
-        """What the referee knows, under the keys of SCENARIOS.md."""
+        """What the referee knows, under the keys of docs/scenarios.md."""
 
     @abstractmethod
     def legal_actions(self) -> list[dict[str, Any]]:

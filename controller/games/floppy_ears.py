@@ -4,7 +4,7 @@ The box sees a card only when it is tapped: when it is hung on an ear, played,
 turned up or revealed. It therefore knows every ear and the whole discard
 pile, and counts the rest (hand sizes, the stack). A hand card it has never
 seen is taken on trust as coming from the hand; a card that went back to a
-hand after "stop ear!" is remembered there. Rulings F1–F11 of RULINGS.md;
+hand after "stop ear!" is remembered there. Rulings F1–F11 of docs/rulings.md;
 the gaps it decides are written down in docs/rules/floppy-ears.md.
 """
 

@@ -1,4 +1,4 @@
-"""Pirate & Co. Mau Mau: the referee (rulings P1-P10 of RULINGS.md).
+"""Pirate & Co. Mau Mau: the referee (rulings P1-P10 of docs/rulings.md).
 
 The box sees only tapped cards, so the referee keeps the discard pile card
 by card and everything else by count: hand sizes and the stack. The engine
@@ -321,7 +321,7 @@ class Pirates(Engine):
         The one statement of which plays are acceptable, for :meth:`_check`
         (``dry_run``: None when accepted, and nothing changes), :meth:`_do`
         and the fast lane of :meth:`apply`, so a refusal and an acceptance
-        can never disagree. The tests run in SCENARIOS.md's order (call,
+        can never disagree. The tests run in docs/scenarios.md's order (call,
         identity, debt, match); a card that matches passes them with a few
         ``&``. A refusal is the :class:`Rejection` of the first rule broken.
         """

@@ -7,7 +7,7 @@ card lies with a player who also has a parent of their family face up: the
 running rules (C3) never leave kittens alone while a parent of theirs lies
 face up, so this one fact is all the bookkeeping the families need.
 
-Rulings C1–C10 of RULINGS.md; the decisions where the rulebook is silent are
+Rulings C1–C10 of docs/rulings.md; the decisions where the rulebook is silent are
 in ``docs/rules/policecats.md``.
 """
 
@@ -34,7 +34,7 @@ MEMBER: dict[str, tuple[int, str]] = {
     **{card: (int(card.split("-")[1]), card.rsplit("-", 1)[1]) for card in CAT_CARDS},
     **{card: (0, "police") for card in POLICE_CARDS},
 }
-#: Cats depicted on a card (RULINGS.md, "Cats depicted").
+#: Cats depicted on a card (docs/rulings.md, "Cats depicted").
 CATS: dict[str, int] = {"mother": 1, "father": 1, "kittens": 2, "police": 1}
 FAMILY_CATS = 4
 FIGURE_CATS = 1

@@ -1,4 +1,4 @@
-"""Why a referee (or the box) refuses: a precise reason key beside each SCENARIOS.md code.
+"""Why a referee (or the box) refuses: a precise reason key beside each docs/scenarios.md code.
 
 A code says what kind of refusal it is (``not_eligible``) and stays as the
 scenario files and rule docs write it; the key says exactly why

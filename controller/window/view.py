@@ -98,9 +98,9 @@ def describe_action(action: dict[str, Any], you: int | None = None, events: Coll
     who = "the table" if seat is None else ("you" if seat == you else player_name(seat))
     whose = "your" if seat == you else f"{who}'s"
     kind = action.get("type", "?")
-    if kind == "play" and "stop_ear" in events:  # RULINGS F5: the card goes back to the hand
+    if kind == "play" and "stop_ear" in events:  # docs/rulings.md F5: the card goes back to the hand
         return f"stop ear: {who} took {card_name(action['card'])} back and a penalty card"
-    if kind == "play" and "ear_penalty" in events:  # RULINGS F4: the ear goes back on its ear
+    if kind == "play" and "ear_penalty" in events:  # docs/rulings.md F4: the ear goes back on its ear
         return f"ear penalty: {card_name(action['card'])} stays on {whose} ear, and {who} took a penalty card"
     if kind == "start_card":
         return f"first card: {card_name(action['card'])}"

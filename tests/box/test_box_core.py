@@ -266,7 +266,7 @@ def test_game_over_press_opens_menu_hold_plays_again(tmp_path: Path) -> None:
 
 
 def test_the_menu_offers_the_player_counts_the_variant_allows(tmp_path: Path) -> None:
-    """C10 (RULINGS: the policecat-alarm variant is for 2 players and up, the basic game 3-5)."""
+    """C10 (docs/rulings.md: the policecat-alarm variant is for 2 players and up, the basic game 3-5)."""
     box, stage, clock = make_box(tmp_path)
     box.tap("table", "control-game-policecats")
     assert stage.prompts[-1] == ("menu-game", {"game": "policecats"}), "a game card names the game"

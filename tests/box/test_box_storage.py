@@ -99,7 +99,7 @@ def test_an_unreplayable_journal_game_is_abandoned_and_the_menu_opens(tmp_path: 
 
 
 def test_the_journal_keeps_only_the_fields_the_referee_logged(tmp_path: Path) -> None:
-    """Issue 11 item 9: a key beyond the action contract (SCENARIOS.md), even NaN, never reaches the journal."""
+    """Issue 11 item 9: a key beyond the action contract (docs/scenarios.md), even NaN, never reaches the journal."""
     box, _stage, _clock = make_box(tmp_path)
     assert box.new_game("pirates", 2)
     card = box.engine.view()["pile"][-1] if box.engine.awaiting != "start_card" else "red-pirate-1"

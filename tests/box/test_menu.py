@@ -42,7 +42,7 @@ def test_a_players_card_before_the_game_card_waits_for_the_game(tmp_path: Path) 
 
 
 def test_choices_in_any_order_with_a_variant_between_them(tmp_path: Path) -> None:
-    """RULINGS C10 (the alarm variant is for 2 players and up): the variant may come between game and players."""
+    """docs/rulings.md C10 (the alarm variant is for 2 players and up): the variant may come between game and players."""
     box, stage, clock = make_box(tmp_path)
     tap(box, clock, "control-game-policecats")
     assert stage.prompts[-1] == ("menu-game", {"game": "policecats"})  # "Police cats! How many players?"
@@ -54,7 +54,7 @@ def test_choices_in_any_order_with_a_variant_between_them(tmp_path: Path) -> Non
 
 
 def test_a_player_count_the_game_does_not_allow_is_refused_with_the_reason(tmp_path: Path) -> None:
-    """RULINGS: "Policecats 3–5 (the policecat-alarm variant 2–5)"."""
+    """docs/rulings.md: "Policecats 3–5; the policecat-alarm variant (C10) 2–5"."""
     box, stage, clock = make_box(tmp_path)
     tap(box, clock, "control-players-2")
     tap(box, clock, "control-game-policecats")
@@ -136,7 +136,7 @@ def test_volume_and_language_can_be_set_by_others(tmp_path: Path) -> None:
 
 
 def test_the_die_offers_only_the_counts_a_variant_allows_and_turning_it_off_moves_the_count(tmp_path: Path) -> None:
-    """RULINGS "Players": Policecats 3-5, the alarm variant 2-5 (C10). A 2 chosen with the alarm becomes 3 without it."""
+    """docs/rulings.md "Players": Policecats 3-5, the alarm variant 2-5 (C10). A 2 chosen with the alarm becomes 3 without it."""
     box, stage, clock = make_box(tmp_path)
     tap(box, clock, "control-game-policecats")
     tap(box, clock, "control-variant-alarm")  # on

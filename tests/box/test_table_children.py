@@ -44,7 +44,7 @@ def accepted_log(box: Box, clock: Clock) -> list[tuple[float, int | None, dict]]
 
 # -- the handover ------------------------------------------------------------------------------
 def test_four_presses_in_four_tenths_of_a_second_draw_for_one_player_only(tmp_path: Path) -> None:
-    """The reported case: four presses in 0.4 s were draws for P1, P2, P3, P1 (RULINGS F6: a draw ends the turn)."""
+    """The reported case: four presses in 0.4 s were draws for P1, P2, P3, P1 (docs/rulings.md F6: a draw ends the turn)."""
     box, stage, clock = floppy_ears_under_way(tmp_path)
     seen = accepted_log(box, clock)
     for _ in range(4):
@@ -134,7 +134,7 @@ def test_an_undone_game_resumes_without_what_was_taken_back(tmp_path: Path) -> N
 
 
 def test_a_roll_taken_back_is_rolled_again_afresh_also_after_a_restart(tmp_path: Path) -> None:
-    """Each Policecats turn is one roll (RULINGS C2, C5-C7): a roll taken back does not come back as the same roll."""
+    """Each Policecats turn is one roll (docs/rulings.md C2, C5-C7): a roll taken back does not come back as the same roll."""
     box, stage, clock = make_box(tmp_path, seed=11)
     box.new_game("policecats", 3)
     faces = box._faces()
@@ -167,7 +167,7 @@ def test_two_holds_of_the_die_button_take_back_the_last_action(tmp_path: Path) -
 
 
 def test_undo_takes_back_a_wrong_hang_and_the_ring_shows_whose_ear_and_which_side(tmp_path: Path) -> None:
-    """RULINGS F1 ("each player hangs 2 of them (left, right)"): a card on the wrong ear is taken off again."""
+    """docs/rulings.md F1 ("hangs 2 of them on their ears (left and right)"): a card on the wrong ear is taken off again."""
     box, stage, clock = make_box(tmp_path)
     box.new_game("floppy-ears", 2)
     assert (stage.scenes[-1].current, stage.scenes[-1].ear) == (0, "left")
@@ -234,7 +234,7 @@ def test_a_tap_waiting_for_its_call_survives_a_power_cut(tmp_path: Path) -> None
 
 # -- the repeat filter -------------------------------------------------------------------------
 def test_a_card_tapped_straight_back_after_another_is_a_new_tap(tmp_path: Path) -> None:
-    """A card tapped straight back after another (a lured kittens card, RULINGS C6): any other tag ends the window."""
+    """A card tapped straight back after another (a lured kittens card, docs/rulings.md C6): any other tag ends the window."""
     box, stage, clock = make_box(tmp_path, repeat_window=2.0)
     box.new_game("pirates", 2)
     box.tap("table", "red-pirate-2")

@@ -90,7 +90,7 @@ TABLEAU = [*turn(0, "cat", "family-1-mother"), *turn(1, "cat", "family-2-mother"
 
 
 def test_kittens_with_their_parent_are_refused_as_such_not_as_protected() -> None:
-    """RULINGS C5: kittens go only together with a parent; nobody holds the policecat here."""
+    """docs/rulings.md C5: kittens go only together with a parent; nobody holds the policecat here."""
     engine = policecats_at([*TABLEAU, *turn(0, "dog")])
     refusal = engine.apply({"type": "give", "player": 0, "card": "family-1-kittens"})
     assert isinstance(refusal, Rejection)
@@ -99,7 +99,7 @@ def test_kittens_with_their_parent_are_refused_as_such_not_as_protected() -> Non
 
 
 def test_cats_of_the_policecats_holder_are_refused_as_protected() -> None:
-    """RULINGS C8: the figure's holder keeps their cats."""
+    """docs/rulings.md C8: the figure's holder keeps their cats."""
     engine = policecats_at([*TABLEAU, *turn(0, "whistle"), *turn(1, "mouse")])
     refusal = engine.apply({"type": "lure", "player": 1, "card": "family-1-mother"})
     assert (refusal.code, refusal.key) == ("not_eligible", "protected_by_policecat")
@@ -186,7 +186,7 @@ def test_every_phase_an_engine_can_await_has_a_spoken_prompt_in_six_languages(ga
 
 
 def test_the_alarm_variant_sets_the_track_up_and_the_basic_game_does_not() -> None:
-    """RULINGS C10: "the 9 policecat cards are laid out as a track and the figure stands before the first"."""
+    """docs/rulings.md C10: "The 9 policecat cards lie out as a track with the figure before the first"."""
     alarm = BOOK.show("deal", {"game": "policecats", "setup": "policecats-alarm"}).say
     basic = BOOK.show("deal", {"game": "policecats", "setup": "policecats"}).say
     assert "setup-track" in alarm and "setup-track" not in basic
@@ -194,7 +194,7 @@ def test_the_alarm_variant_sets_the_track_up_and_the_basic_game_does_not() -> No
 
 
 def test_a_new_round_says_shuffle_and_deal_five_and_where_every_ship_is(tmp_path: Path) -> None:
-    """RULINGS P7: "A new round: all cards are shuffled, 5 dealt to each"."""
+    """docs/rulings.md P7: "For a new round all the cards are shuffled, 5 are dealt to each player"."""
     box, stage, clock = make_box(tmp_path, seed=4)
     box.new_game("pirates", 3)
     auto = Autoplayer(box, 4)
@@ -211,7 +211,7 @@ def test_a_new_round_says_shuffle_and_deal_five_and_where_every_ship_is(tmp_path
 
 
 def test_policecats_ends_with_every_players_cats(tmp_path: Path) -> None:
-    """RULINGS C9: the cats depicted in front of each player are counted."""
+    """docs/rulings.md C9: the cats depicted in front of each player are counted."""
     box, stage, clock = make_box(tmp_path, seed=5)
     box.new_game("policecats", 3)
     Autoplayer(box, 5)

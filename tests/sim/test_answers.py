@@ -1,4 +1,4 @@
-"""Every view names what really happened: a stop-ear play puts no card down (issue 12; RULINGS F4, F5)."""
+"""Every view names what really happened: a stop-ear play puts no card down (issue 12; docs/rulings.md F4, F5)."""
 
 from __future__ import annotations
 
@@ -11,7 +11,7 @@ from controller.window.display import DisplayApp
 from controller.window.screen import OffScreen
 from tests.box.daemon_helpers import started, stopped
 
-# shared/scenarios/floppy-ears-stop-ear.json as taps: four ears hung, red-5 turned up, then Player 1 plays
+# tests/scenarios/floppy-ears-stop-ear.json as taps: four ears hung, red-5 turned up, then Player 1 plays
 # green-6 from the hand while the red-1 ear matches (F5), and Player 2 plays the green-3 ear, which does not (F4)
 SETUP = ["tap control-game-floppy-ears", "tap control-players-2", "tap red-1", "tap blue-2", "tap green-3",
          "tap yellow-4", "tap red-5"]
