@@ -437,18 +437,18 @@ def _strip_assembly(svg: Svg, part: Part) -> None:
         svg.text(m(236), resistor + 32, "at the strip", 10, text_anchor="end" if part.side == "left" else "start",
                  fill="#333333")
     with svg.group(class_="part", data_part="LED supply"):
-        box(20, supply_y - 12, 110, supply_y + 56)
-        svg.text(m(28), supply_y + 4, f"5 V {led_supply_amps(part.budget_ma):g} A", 12, text_anchor=anchor_in,
+        box(20, supply_y - 40, 110, supply_y + 50)
+        svg.text(m(28), supply_y - 22, f"5 V {led_supply_amps(part.budget_ma):g} A", 12, text_anchor=anchor_in,
                  font_weight="bold")
-        svg.text(m(28), supply_y + 20, "LEDs alone", 11, text_anchor=anchor_in)
-        svg.text(m(102), supply_y + 32, "+5 V", 10, text_anchor=anchor_out, fill=red)
-        svg.text(m(102), supply_y + 48, "GND", 10, text_anchor=anchor_out)
+        svg.text(m(28), supply_y - 6, "LEDs alone", 11, text_anchor=anchor_in)
+        svg.text(m(102), supply_y + 16, "+5 V", 10, text_anchor=anchor_out, fill=red)
+        svg.text(m(102), supply_y + 40, "GND", 10, text_anchor=anchor_out)
         _terminal(svg, "LED supply", "+5V", m(110), supply_y + 12, red)
         _terminal(svg, "LED supply", "GND", m(110), supply_y + 36, black)
     with svg.group(class_="part", data_part="1000 µF capacitor"):
         for plate in (176, 184):
             svg.polyline([(m(plate), cap - 10), (m(plate), cap + 10)], stroke="#333333", stroke_width=3)
-        svg.text(m(180), cap - 14, "1000 µF", 10, text_anchor="middle", font_weight="bold")
+        svg.text(m(152), cap + 4, "1000 µF", 10, text_anchor=anchor_out, font_weight="bold")
     with svg.group(class_="part", data_part=part.name):
         box(20, strip_y, PART_EDGE, strip_y + 90)
         for x, name, colour in ((160, "GND", black), (200, "5V", red), (250, "DIN", blue)):
