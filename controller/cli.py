@@ -131,9 +131,15 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 
 def cmd_wiring(args: argparse.Namespace) -> int:
     from controller.wiring.pi import draw
+    from controller.wiring.pico import SettingsError, draw_puck
     from hardware.header import uses
     from hardware.profile import load_profile
 
+    if args.puck:
+        try:
+            return _write(args.output, draw_puck())
+        except SettingsError as error:
+            return _fail(str(error))
     profile = load_profile(args.profile)
     if not uses(profile):
         return _fail(f"profile {profile.name} wires nothing to the Pi's header (its devices are simulated or on USB)")
@@ -408,6 +414,7 @@ def build_parser() -> argparse.ArgumentParser:
     p = sub.add_parser("wiring", help="draw how a hardware profile is wired to the Pi's 40-pin header (SVG)")
     p.add_argument("--profile", default="pi-reference", help="hardware profile (default: pi-reference)")
     p.add_argument("--pi", type=int, choices=(4, 5), default=4, help="the Raspberry Pi model (default 4)")
+    p.add_argument("--puck", action="store_true", help="the die puck's wiring on its Pico instead (firmware/puck/settings.py)")
     p.add_argument("-o", "--output", default="-", metavar="FILE.svg", help="where to write it (default: stdout)")
     p.set_defaults(func=cmd_wiring)
 
