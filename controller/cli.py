@@ -146,6 +146,13 @@ def cmd_wiring(args: argparse.Namespace) -> int:
     return _write(args.output, draw(profile, args.pi))
 
 
+def cmd_bom(args: argparse.Namespace) -> int:
+    from controller.bom import markdown
+    from hardware.profile import load_profile
+
+    return _write(args.output, markdown(load_profile(args.profile)))
+
+
 def _write(output: str, text: str) -> int:
     """``text`` to the file ``output``, or to stdout for ``-``."""
     if output == "-":
@@ -417,6 +424,11 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--puck", action="store_true", help="the die puck's wiring on its Pico instead (firmware/puck/settings.py)")
     p.add_argument("-o", "--output", default="-", metavar="FILE.svg", help="where to write it (default: stdout)")
     p.set_defaults(func=cmd_wiring)
+
+    p = sub.add_parser("bom", help="the bill of materials of a hardware profile, with quantities (Markdown)")
+    p.add_argument("--profile", default="pi-reference", help="hardware profile (default: pi-reference)")
+    p.add_argument("-o", "--output", default="-", metavar="FILE.md", help="where to write it (default: stdout)")
+    p.set_defaults(func=cmd_bom)
 
     p = sub.add_parser("doctor", help="check every device of a hardware profile, and the box's storage")
     box_options(p)
