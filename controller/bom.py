@@ -82,8 +82,9 @@ def _leds(profile: Profile) -> list[Item]:
     for name, strip in strips.items():
         runs = [f"{seg} {_length(s.count)}" for seg, s in leds.segments.items() if s.strip == name]
         metres = math.ceil(strip.pixels / PIXELS_PER_METRE)
+        cut = f", cut into runs joined in one chain: {', '.join(runs)}" if runs else ""
         items.append(Item(f"{metres} m", f"WS2812B strip, {PIXELS_PER_METRE} pixels a metre, 5 V",
-                          f"strip {name}: {strip.pixels} pixels, cut into runs joined in one chain: " + ", ".join(runs)))
+                          f"strip {name}: {strip.pixels} pixels{cut}"))
     count = len(strips)
     worst = worst_case_milliamps(pixels, leds.brightness)
     budget = leds.power_budget_ma or worst

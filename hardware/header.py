@@ -80,8 +80,9 @@ def uses(profile: config.Profile) -> list[Use]:
         if strip.driver == "neopixel_spi":
             key = f"leds.strips.{name}"
             data = strip.pin if strip.pin is not None else SPI[strip.spi_port]["MOSI"]
-            found.append(Use(data, f"LED strip {name}", "DIN", f"{key}.pin" if strip.pin is not None else f"{key}.spi_port",
-                             strip.pin if strip.pin is not None else strip.spi_port))
+            named = strip.pin is not None
+            found.append(Use(data, f"LED strip {name}", "DIN", f"{key}.pin" if named else f"{key}.spi_port",
+                             strip.pin if named else strip.spi_port))
             # Every byte on this MOSI becomes colours: the strip gets the bus to itself.
             found += [Use(gpio, f"LED strip {name}", f"SPI{strip.spi_port} {signal}", f"{key}.spi_port", strip.spi_port,
                           wired=False) for signal, gpio in SPI[strip.spi_port].items() if signal != "MOSI"]

@@ -148,7 +148,7 @@ def place(board: Connector, parts: list[Part]) -> float:
     return max(lowest, _place_bottom(board, bottom))
 
 
-STRIP_DROP = 330  # below a strip's shifter's last pin: the resistor, the supply, the capacitor and the strip
+STRIP_DROP = 360  # below a strip's shifter's last pin: the resistor, the supply, the capacitor and the strip
 
 
 def _place_bottom(board: Connector, parts: list[Part]) -> float:

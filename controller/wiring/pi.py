@@ -28,7 +28,8 @@ PI_HEADER = Connector(
     edge="board edge →", body="#2b2b2b",
 )
 NOTES = [
-    "Pin 1 (the square pad) is at the header's end away from the USB sockets; the even pins run along the board's edge.",
+    "Pin 1 (the square pad) is at the header's end away from the USB sockets; "
+    "the even pins run along the board's edge.",
     "One common ground: the Pi, the 74AHCT125, the strip and its supply all share GND. "
     "The strip's 5 V comes from its own supply only.",
     "Drawn from the profile by `gamebox wiring`: what it shows is what the box loads.",
@@ -46,10 +47,10 @@ def parts_of(profile: Profile) -> tuple[list[Part], dict[int, str]]:
             parts.append(_strip(profile, name, [u for u in uses if u.part == f"LED strip {name}" and u.wired]))
     for name, button in profile.buttons.items():
         if isinstance(button, GpioButtonConfig):
-            other = "GND" if button.pull_up else "3V3"
-            part = Part(f"{name} button", f"{name} button", [f"pressed: GPIO{button.pin} to {'ground' if button.pull_up else '3.3 V'}"],
-                        [Wire(header.PIN_OF_GPIO[button.pin], f"{name} button", "leg 1", f"{name} button")])
-            part.wires.append(Wire(0, part.name, f"leg 2 ({other})", f"{name} button, leg 2"))
+            other, to = ("GND", "ground") if button.pull_up else ("3V3", "3.3 V")
+            part = Part(f"{name} button", f"{name} button", [f"pressed: GPIO{button.pin} to {to}"],
+                        [Wire(header.PIN_OF_GPIO[button.pin], f"{name} button", "leg 1", f"{name} button"),
+                         Wire(0, f"{name} button", f"leg 2 ({other})", f"{name} button, leg 2")])
             parts.append(part)
     for name, reader in profile.readers.items():
         wired = [u for u in uses if u.part == f"reader {name}" and u.wired]
@@ -60,7 +61,8 @@ def parts_of(profile: Profile) -> tuple[list[Part], dict[int, str]]:
         notes = _reader_notes(reader)
         part = Part(f"reader {name}", title, notes,
                     [Wire(u.pin or 0, f"reader {name}", u.terminal, f"{chip} {name} {u.terminal}") for u in wired])
-        part.wires += [Wire(0, part.name, "VCC (3.3 V)", f"{chip} {name} VCC"), Wire(0, part.name, "GND", f"{chip} {name} GND")]
+        part.wires += [Wire(0, part.name, "VCC (3.3 V)", f"{chip} {name} VCC"),
+                       Wire(0, part.name, "GND", f"{chip} {name} GND")]
         parts.append(part)
     choose_power_pins(PI_HEADER, parts)
     return parts, reserved
@@ -71,7 +73,8 @@ def _strip(profile: Profile, name: str, wired: list[header.Use]) -> Part:
     runs = [f"{seg} {s.start}–{s.start + s.count - 1}" for seg, s in profile.leds.segments.items() if s.strip == name]
     worst = worst_case_milliamps(strip.pixels, profile.leds.brightness)
     notes = [f"{strip.pixels} × WS2812B, 5 V", " · ".join(runs),
-             f"at most {worst / 1000:.2f} A (brightness cap {profile.leds.brightness:g})"]
+             f"at most {worst / 1000:.2f} A (brightness cap {profile.leds.brightness:g})",
+             "74AHCT125: all /OE and 2A–4A to GND"]
     din = wired[0]
     wires = [Wire(din.pin or 0, f"LED strip {name}", "1A", f"strip {name} data"),
              Wire(0, f"LED strip {name}", "GND (common ground)", f"strip {name} ground")]
@@ -161,7 +164,7 @@ def _strip_assembly(svg: Svg, part: Part) -> None:
     anchor_in, anchor_out = ("start", "end") if part.side == "left" else ("end", "start")
     data, ground = part.wires[0], part.wires[1]
     ya, yg = part.terminals[data.terminal][1], part.terminals[ground.terminal][1]
-    shifter_top, shifter_bottom = ya - 40, yg + 16
+    shifter_top, shifter_bottom = min(ya, yg) - 40, max(ya, yg) + 30
     supply_y = shifter_bottom + 110
     strip_y = supply_y + 110
     red, black, blue = COLOURS["5V"], COLOURS["GND"], COLOURS["MOSI"]
@@ -193,12 +196,11 @@ def _strip_assembly(svg: Svg, part: Part) -> None:
     with svg.group(class_="part", data_part="74AHCT125"):
         box(110, shifter_top, PART_EDGE, shifter_bottom)
         svg.text(m(122), shifter_top + 18, "74AHCT125 level shifter", 13, text_anchor=anchor_in, font_weight="bold")
-        svg.text(m(122), ya + 22, "1/OE, 2/OE–4/OE,", 11, text_anchor=anchor_in, fill="#333333")
-        svg.text(m(122), ya + 36, "2A–4A: to GND", 11, text_anchor=anchor_in, fill="#333333")
         svg.text(m(PART_EDGE - 10), ya + 4, "1A", 11, text_anchor=anchor_out)
         svg.text(m(PART_EDGE - 10), yg - 6, "GND", 11, text_anchor=anchor_out)
         svg.text(m(250), shifter_bottom - 6, "1Y", 11, text_anchor="middle")
         svg.text(m(200), shifter_bottom - 6, "VCC", 11, text_anchor="middle")
+        svg.text(m(160), shifter_bottom - 6, "GND", 11, text_anchor="middle")
         terminal(svg, part.name, data.terminal, m(PART_EDGE), ya, data.colour)
         terminal(svg, part.name, ground.terminal, m(PART_EDGE), yg, ground.colour)
     with svg.group(class_="part", data_part="330 Ω resistor"):
@@ -222,7 +224,7 @@ def _strip_assembly(svg: Svg, part: Part) -> None:
             svg.polyline([(m(plate), cap - 10), (m(plate), cap + 10)], stroke="#333333", stroke_width=3)
         svg.text(m(152), cap + 4, "1000 µF", 10, text_anchor=anchor_out, font_weight="bold")
     with svg.group(class_="part", data_part=part.name):
-        box(20, strip_y, PART_EDGE, strip_y + 90)
+        box(20, strip_y, PART_EDGE, strip_y + 48 + 14 * len(part.notes))
         for x, name, colour in ((160, "GND", black), (200, "5V", red), (250, "DIN", blue)):
             terminal(svg, part.name, name, m(x), strip_y, colour)
             svg.text(m(x), strip_y + 16, name, 10, text_anchor="middle")

@@ -44,7 +44,8 @@ def read(svg: str) -> Drawing:
         if group.get("class") == "pin":
             texts = tuple(t.text or "" for t in group.iter(f"{NS}text"))
             pad = next(r for r in group.iter(f"{NS}rect") if r.get("width") == r.get("height"))  # the square one
-            centre = (float(pad.get("x")) + float(pad.get("width")) / 2, float(pad.get("y")) + float(pad.get("height")) / 2)
+            half = float(pad.get("width")) / 2
+            centre = (float(pad.get("x")) + half, float(pad.get("y")) + half)
             number = int(group.get("data-pin"))
             pins[number] = Pin(number, group.get("data-name"), group.get("data-role", ""), texts, centre)
     wires = []

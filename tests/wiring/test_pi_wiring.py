@@ -14,7 +14,7 @@ from controller.wiring.pi import draw
 from hardware.doctor import PROFILE_ERROR, run_doctor
 from hardware.profile import PROFILES_DIR, ProfileError, load_profile
 from tests.conftest import ROOT
-from tests.wiring.drawing import read
+from tests.wiring.drawing import NS, read
 
 PI = (PROFILES_DIR / "pi-reference.toml").read_text(encoding="utf-8")
 
@@ -92,7 +92,8 @@ def test_a_pi_5_gets_its_speaker_on_usb_and_a_pi_4_on_its_jack():
 
 
 def test_a_changed_profile_is_drawn_as_changed(tmp_path):
-    text = PI.replace("pin = 17", "pin = 27").replace('bus = "spi"\nspi_port = 1\ncs_pin = 16', 'bus = "i2c"\nreq_pin = 22')
+    i2c = 'bus = "i2c"\nreq_pin = 22'
+    text = PI.replace("pin = 17", "pin = 27").replace('bus = "spi"\nspi_port = 1\ncs_pin = 16', i2c)
     text += '\n[puck]\ndriver = "serial"\ndevice = "/dev/serial/by-id/usb-MicroPython*"\n'
     drawing = read(draw(load_profile(profile_file(tmp_path, text))))
     assert (drawing.pins[13].name, drawing.pins[13].role) == ("GPIO27", "die button")
@@ -103,12 +104,16 @@ def test_a_changed_profile_is_drawn_as_changed(tmp_path):
 
 
 def test_a_part_on_both_columns_of_the_header_is_led_round_its_end(tmp_path):
-    """An RC522 on SPI0 (the strip moved to SPI1) has pins on both columns: its wires turn at the header's end."""
+    """An RC522 on SPI0 (the strip moved to SPI1, on the right) has pins on both columns: its wires turn at the end."""
     text = PI.replace('driver = "pn532"\nbus = "spi"\nspi_port = 1\ncs_pin = 16\npoll_timeout = 0.1',
-                      'driver = "rc522"\nspi_bus = 0\nrst_pin = 25').replace("spi_port = 0\npixels", "spi_port = 1\npixels")
+                      'driver = "rc522"\nspi_bus = 0\nrst_pin = 25')
+    text = text.replace("spi_port = 0\npixels", "spi_port = 1\npixels")
     drawing = read(draw(load_profile(profile_file(tmp_path, text))))
     assert drawing.pins[38].role == "strip main data" and drawing.pins[24].role == "RC522 table SDA (CS)"
     assert drawing.pins[22].role == "RC522 table RST"
+    boxes = [(float(r.get("width")), float(r.get("height"))) for r in drawing.root.iter(f"{NS}rect")]
+    assert all(width > 0 and height > 0 for width, height in boxes), "the strip's parts drawn on the right side too"
+    assert drawing.terminals[("LED strip main", "1A")][0] > drawing.pins[38].centre[0]
     bottom = max(pin.centre[1] for pin in drawing.pins.values())
     for wire in drawing.wires:
         if wire.get("data-part") == "reader table":

@@ -64,7 +64,9 @@ def test_the_command_draws_the_firmware_s_settings(tmp_path):
 
 def test_the_checked_in_picture_is_what_the_firmware_s_settings_draw_today():
     name = "docs/wiring/puck.svg"
-    assert (ROOT / name).read_text(encoding="utf-8") == draw_puck(), f"{name} is out of date: gamebox wiring --puck -o {name}"
+    assert (ROOT / name).read_text(encoding="utf-8") == draw_puck(), (
+        f"{name} is out of date: gamebox wiring --puck -o {name}"
+    )
 
 
 def test_the_step_by_step_in_firmware_readme_names_the_pins_the_drawing_shows():
