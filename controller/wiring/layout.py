@@ -26,6 +26,7 @@ LANE = 326  # the innermost lane of the wires led round the end of the columns
 STEP = 10  # between two lanes
 ROWS = 20
 BELOW = TOP + (ROWS - 1) * ROW + 40  # the first level below the pins a wire round their end runs at
+STRIP_DROP = 360  # below a strip's shifter's last pin: the resistor, the supply, the capacitor and the strip
 
 
 @dataclass(frozen=True)
@@ -147,8 +148,6 @@ def place(board: Connector, parts: list[Part]) -> float:
     lowest = max(free.values()) if parts else 0
     return max(lowest, _place_bottom(board, bottom))
 
-
-STRIP_DROP = 360  # below a strip's shifter's last pin: the resistor, the supply, the capacitor and the strip
 
 
 def _place_bottom(board: Connector, parts: list[Part]) -> float:
