@@ -129,6 +129,43 @@ def cmd_doctor(args: argparse.Namespace) -> int:
     return run_doctor(config.profile, sounds=sound_files(), extra=rows)
 
 
+def cmd_wiring(args: argparse.Namespace) -> int:
+    from controller.wiring.pi import draw
+    from controller.wiring.pico import SettingsError, draw_puck
+    from hardware.header import uses
+    from hardware.profile import load_profile
+
+    if args.puck:
+        try:
+            return _write(args.output, draw_puck())
+        except SettingsError as error:
+            return _fail(str(error))
+    profile = load_profile(args.profile)
+    if not uses(profile):
+        return _fail(f"profile {profile.name} wires nothing to the Pi's header (its devices are simulated or on USB)")
+    return _write(args.output, draw(profile, args.pi))
+
+
+def cmd_bom(args: argparse.Namespace) -> int:
+    from controller.bom import markdown
+    from hardware.profile import load_profile
+
+    return _write(args.output, markdown(load_profile(args.profile)))
+
+
+def _write(output: str, text: str) -> int:
+    """``text`` to the file ``output``, or to stdout for ``-``."""
+    if output == "-":
+        sys.stdout.write(text)
+        return 0
+    try:
+        Path(output).write_text(text, encoding="utf-8")
+    except OSError as error:
+        return _fail(f"cannot write {output}: {error.strerror or error}")
+    print(f"wrote {output}")
+    return 0
+
+
 def _station_rows(config) -> list:
     """Doctor's row for the station link: where it publishes and whether it obeys commands."""
     from controller.station.link import commands_line
@@ -380,6 +417,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--homeassistant", action="store_true", help="a read-only account for Home Assistant too")
     p.add_argument("--force", action="store_true", help="replace an existing set-up (every box gets a new password)")
     p.set_defaults(func=cmd_broker_config)
+
+    p = sub.add_parser("wiring", help="draw how a hardware profile is wired to the Pi's 40-pin header (SVG)")
+    p.add_argument("--profile", default="pi-reference", help="hardware profile (default: pi-reference)")
+    p.add_argument("--pi", type=int, choices=(4, 5), default=4, help="the Raspberry Pi model (default 4)")
+    p.add_argument("--puck", action="store_true", help="the die puck's wiring on its Pico instead (firmware/puck/settings.py)")
+    p.add_argument("-o", "--output", default="-", metavar="FILE.svg", help="where to write it (default: stdout)")
+    p.set_defaults(func=cmd_wiring)
+
+    p = sub.add_parser("bom", help="the bill of materials of a hardware profile, with quantities (Markdown)")
+    p.add_argument("--profile", default="pi-reference", help="hardware profile (default: pi-reference)")
+    p.add_argument("-o", "--output", default="-", metavar="FILE.md", help="where to write it (default: stdout)")
+    p.set_defaults(func=cmd_bom)
 
     p = sub.add_parser("doctor", help="check every device of a hardware profile, and the box's storage")
     box_options(p)

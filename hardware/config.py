@@ -3,8 +3,9 @@
 A profile says which devices the box has and how they are wired. Every
 device table has a ``driver`` key that picks its settings; unknown keys
 are errors, so a typo ("bounce_tme") is caught instead of ignored. Checks
-that span tables (segments inside their strip, no GPIO used twice, the LED
-power budget) live in :func:`cross_check`, each naming the key at fault.
+that span tables (segments inside their strip, the LED power budget) live
+in :func:`cross_check`, each naming the key at fault; which pins the parts
+take, and that they fit the Pi's header, in :func:`hardware.header.check`.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from hardware.pixels import worst_case_milliamps
 
 NAME_PATTERN = r"^[a-z][a-z0-9-]*$"
 Name = Annotated[str, Field(pattern=NAME_PATTERN)]
-Gpio = Annotated[int, Field(ge=0, le=27, description="a BCM GPIO number, 0-27")]
+Gpio = Annotated[int, Field(ge=0, description="a BCM GPIO number, 0-27 (hardware.header.check: on the header)")]
 Seconds = Annotated[float, Field(ge=0, le=60)]
 
 
@@ -101,6 +102,7 @@ class SpiStripConfig(Strict):
     driver: Literal["neopixel_spi"]
     pixels: Annotated[int, Field(ge=1, le=1000)]
     spi_port: Literal[0, 1] = 0
+    pin: Gpio | None = None  # the GPIO its data line is wired to, if given: checked to be the port's MOSI
     pixel_order: PixelOrder = "GRB"
 
 
@@ -185,7 +187,6 @@ def cross_check(profile: Profile) -> None:
     _check_segments(profile.leds)
     _check_power(profile.leds)
     _check_spi_readers(profile)
-    _check_pins(profile)
     _check_pn532(profile)
 
 
@@ -223,51 +224,6 @@ def _check_power(leds: LedsConfig) -> None:
             f"{pixels} pixels all white draw {need:.0f} mA, over power_budget_ma "
             f"{leds.power_budget_ma}; at most {most:.2f}",
         )
-
-
-# The pins a bus takes once its overlay is on: SPI0 with CE0/CE1
-# (dtparam=spi=on), SPI1 with CE0 (dtoverlay=spi1-1cs), I²C, the Pi's UART.
-_SPI_BUS_PINS = {0: (7, 8, 9, 10, 11), 1: (18, 19, 20, 21)}
-_I2C_PINS = (2, 3)
-_UART_PINS = (14, 15)
-_PI_UARTS = (None, "/dev/serial0", "/dev/ttyAMA0", "/dev/ttyS0")
-
-
-def _check_pins(profile: Profile) -> None:
-    """No GPIO used twice; a bus may be shared only by devices of one kind."""
-    used: dict[int, tuple[str, str]] = {}
-
-    def claim(pins: tuple[int | None, ...], path: str, value: object, owner: str | None = None) -> None:
-        for pin in pins:
-            if pin is None:
-                continue
-            holder = used.setdefault(pin, (owner or path, path))
-            if holder[0] != (owner or path):
-                raise Problem(path, value, f"GPIO{pin} is already used by {holder[1]}")
-
-    for name, strip in profile.leds.strips.items():
-        path = f"leds.strips.{name}"
-        if strip.driver == "neopixel_spi":
-            # Every byte on this MOSI becomes colours: the strip gets the bus to itself.
-            claim(_SPI_BUS_PINS[strip.spi_port], f"{path}.spi_port", strip.spi_port)
-    for name, button in profile.buttons.items():
-        if button.driver == "gpio":
-            claim((button.pin,), f"buttons.{name}.pin", button.pin)
-    for name, reader in profile.readers.items():
-        path = f"readers.{name}"
-        if reader.driver == "pn532":
-            if reader.bus == "spi":
-                claim(_SPI_BUS_PINS[reader.spi_port], f"{path}.spi_port", reader.spi_port, f"SPI{reader.spi_port}")
-                claim((reader.cs_pin,), f"{path}.cs_pin", reader.cs_pin)
-            elif reader.bus == "i2c":
-                claim(_I2C_PINS, f"{path}.bus", reader.bus, "I2C")
-                claim((reader.req_pin,), f"{path}.req_pin", reader.req_pin)
-            elif reader.uart in _PI_UARTS:
-                claim(_UART_PINS, f"{path}.uart", reader.uart, "UART")
-            claim((reader.reset_pin,), f"{path}.reset_pin", reader.reset_pin)
-        elif reader.driver == "rc522":
-            claim(_SPI_BUS_PINS[reader.spi_bus], f"{path}.spi_bus", reader.spi_bus, f"SPI{reader.spi_bus}")
-            claim((reader.rst_pin,), f"{path}.rst_pin", reader.rst_pin)
 
 
 def _check_spi_readers(profile: Profile) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 
 from pydantic import BaseModel, PrivateAttr, ValidationError
 
-from hardware import config
+from hardware import config, header
 
 PROFILES_DIR = Path(__file__).parent / "profiles"
 
@@ -57,6 +57,7 @@ def load_profile(name_or_path: str | Path) -> Profile:
     try:
         profile = Profile.model_validate(data)
         config.cross_check(profile)
+        header.check(profile)
     except ValidationError as error:
         raise ProfileError(f"{shown}: {_first_problem(error, data)}") from None
     except config.Problem as problem:

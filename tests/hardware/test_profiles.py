@@ -102,7 +102,31 @@ BROKEN = [
     ),
     (
         PI.replace("pin = 17", "pin = 40"),
-        "buttons.die.pin = 40: must be less than or equal to 27",
+        "buttons.die.pin = 40: a Pi has no GPIO40, only GPIO0 to GPIO27 (a profile names GPIO numbers, "
+        "not header pins; header pin 40 is GPIO21)",
+    ),
+    (
+        PI.replace("cs_pin = 16", "cs_pin = 28"),
+        "readers.table.cs_pin = 28: a Pi has no GPIO28, only GPIO0 to GPIO27 (a profile names GPIO numbers, "
+        "not header pins; header pin 28 is GPIO1)",
+    ),
+    (
+        PI.replace("cs_pin = 16", "cs_pin = 99"),
+        "readers.table.cs_pin = 99: a Pi has no GPIO99, only GPIO0 to GPIO27 (a profile names GPIO numbers, "
+        "not header pins)",
+    ),
+    (  # the PWM pin of the rpi_ws281x guides: neopixel_spi makes its pulses with SPI bytes
+        PI.replace("spi_port = 0\npixels = 60", "spi_port = 0\npin = 18\npixels = 60"),
+        "leds.strips.main.pin = 18: GPIO18 carries no SPI MOSI: a neopixel_spi strip's data line goes to "
+        "GPIO10 (pin 19, SPI0 MOSI) or GPIO20 (pin 38, SPI1 MOSI)",
+    ),
+    (
+        PI.replace("spi_port = 0\npixels = 60", "spi_port = 0\npin = 20\npixels = 60"),
+        "leds.strips.main.pin = 20: GPIO20 is SPI1's MOSI, but spi_port = 0: set spi_port = 1",
+    ),
+    (  # an RC522 on SPI1's second chip select takes GPIO17, where the die button is
+        RC522.replace("spi_bus = 1\nrst_pin = 25", "spi_bus = 1\nspi_device = 1\nrst_pin = 25"),
+        "readers.table.spi_device = 1: GPIO17 is already used by buttons.die.pin",
     ),
     (
         SIM.replace("pixels = 60\n", ""),
@@ -130,7 +154,7 @@ BROKEN = [
     ),
     (
         PI.replace("spi_port = 1", "spi_port = 0"),
-        "readers.table.spi_port = 0: GPIO7 is already used by leds.strips.main.spi_port",
+        "readers.table.spi_port = 0: GPIO11 is already used by leds.strips.main.spi_port",
     ),
     (
         PI.replace("cs_pin = 16\n", ""),
@@ -176,7 +200,7 @@ BROKEN = [
     ),
     (  # an RC522 claims its whole SPI bus and its reset pin like any other device
         RC522.replace("spi_bus = 1\nrst_pin = 25", "spi_bus = 0\nrst_pin = 25"),
-        "readers.table.spi_bus = 0: GPIO7 is already used by leds.strips.main.spi_port",
+        "readers.table.spi_bus = 0: GPIO11 is already used by leds.strips.main.spi_port",
     ),
     (
         RC522.replace("spi_bus = 1\nrst_pin = 25", "spi_bus = 1\nrst_pin = 17"),
