@@ -11,8 +11,8 @@ part = "assembly";  // lid, base, assembly (both, with the strips), or none (mod
 $fn = 64;
 
 // -- the box ---------------------------------------------------------------------------
-box_width = 225.6;
-box_depth = 208.6;
+box_width = 215.5333;
+box_depth = 214.2667;
 base_height = 64;      // floor to rim, outside
 corner = 6;            // radius of the box's corners, seen from above
 wall = 2.4;
@@ -23,33 +23,33 @@ lip = 1.6;             // the lip under the lid that holds it on the base
 lip_height = 6;
 
 // -- the LED runs: strip pieces cut between pixels, joined in corner cells -------------
-pitch = 1000 / 60;     // mm from pixel to pixel (60 per metre)
+pitch = 1000 / 60;     // mm from pixel to pixel: 60 pixels per metre
 strip_width = 10;
 channel = 10.8;        // the strip and its gap
 rib = 1.2;             // the channel walls under the lid
 rib_height = 4;
 wire_notch = 4;        // the gap in a run's end walls where its wires leave
 // Each leg: [x, y, angle, pixels], (x, y) the first pixel's edge on the centre line.
-sea_route_legs = [[29.1417, 186.5, 0, 11], [212.4750, 180.1000, 270, 2], [200.6750, 136.5667, 180, 11]];
-sea_route_corners = [[217.8750, 186.5], [217.8750, 136.5667]];
+sea_route_legs = [[13.4, 200.8667, 0, 11], [202.1333, 195.4667, 270, 2], [196.7333, 156.7333, 180, 11]];
+sea_route_corners = [[202.1333, 200.8667], [202.1333, 156.7333]];
 sea_route_closed = false;
-police_track_legs = [[29.1417, 66.0667, 0, 11], [212.4750, 59.6667, 270, 2], [200.6750, 16.1333, 180, 11]];
-police_track_corners = [[217.8750, 66.0667], [217.8750, 16.1333]];
+police_track_legs = [[13.4, 57.5333, 0, 11], [202.1333, 52.1333, 270, 2], [196.7333, 13.4, 180, 11]];
+police_track_corners = [[202.1333, 57.5333], [202.1333, 13.4]];
 police_track_closed = false;
-turn_ring_legs = [[86.4417, 72.8, 0, 3], [141.8417, 78.2, 90, 3], [136.4417, 133.6, 180, 3], [81.0417, 128.2, 270, 3]];
-turn_ring_corners = [[141.8417, 72.8], [141.8417, 133.6], [81.0417, 133.6], [81.0417, 72.8]];
+turn_ring_legs = [[69.9667, 76.7333, 0, 3], [125.3667, 82.1333, 90, 3], [119.9667, 137.5333, 180, 3], [64.5667, 132.1333, 270, 3]];
+turn_ring_corners = [[125.3667, 76.7333], [125.3667, 137.5333], [64.5667, 137.5333], [64.5667, 76.7333]];
 turn_ring_closed = true;
 
 // -- what goes in it --------------------------------------------------------------------
-reader_at = [111.4417, 103.2];   // the centre of the reader's spot
+reader_at = [94.9667, 107.1333];  // the centre of the reader's spot
 reader_size = [43, 41];          // the PN532 board, its antenna up against the lid
 reader_gap = 0.3;
 mark_depth = 0.6;                // the card mark engraved in the lid's top
-button_at = [191.4417, 103.2];
+button_at = [172.9667, 107.1333];
 button_hole = 60;
-speaker_at = [40.6417, 103.2];
+speaker_at = [29.7667, 107.1333];
 speaker = 40;                    // the speaker's diameter; the grille covers its cone
-pi_at = [6.4, 150.2];            // the board's corner nearest the front left
+pi_at = [6.4, 153.8667];         // the board's corner nearest the front left
 pi_size = [85, 56];
 pi_holes = [58, 49];             // between the Pi's mounting holes
 pi_hole_edge = 3.5;              // from the board's edges to its holes' centres
@@ -64,23 +64,26 @@ module outline(inset = 0) {  // the box seen from above, shrunk by inset
         translate([x, y]) circle(r);
 }
 
-module leg_shape(leg, longer = 0, narrower = 0) {
+module leg_shape(leg, before = 0, after = 0, narrower = 0) {
     translate([leg[0], leg[1]]) rotate(leg[2])
-        translate([0, -(channel - narrower) / 2]) square([leg[3] * pitch + longer, channel - narrower]);
+        translate([-before, -(channel - narrower) / 2]) square([before + leg[3] * pitch + after, channel - narrower]);
 }
 
-module run_space(legs, corners) {  // where a run's strip and its joints lie
-    for (leg = legs) leg_shape(leg);
+module run_space(legs, corners, closed) {  // where a run's strip and its joints lie; an open run's ends get the gap too
+    last = len(legs) - 1;
+    end_gap = (channel - strip_width) / 2;
+    for (i = [0 : last]) leg_shape(legs[i], before = i == 0 && !closed ? end_gap : 0, after = i == last && !closed ? end_gap : 0);
     for (c = corners) translate(c) square(channel, center = true);
 }
 
 module run_walls(legs, corners, closed) {
     difference() {
-        offset(delta = rib) run_space(legs, corners);
-        run_space(legs, corners);
-        ends = closed ? [] : [[legs[0], 0], [legs[len(legs) - 1], legs[len(legs) - 1][3] * pitch]];
+        offset(delta = rib) run_space(legs, corners, closed);
+        run_space(legs, corners, closed);
+        end_gap = (channel - strip_width) / 2;
+        ends = closed ? [] : [[legs[0], -end_gap], [legs[len(legs) - 1], legs[len(legs) - 1][3] * pitch + end_gap]];
         for (end = ends) translate([end[0][0], end[0][1]]) rotate(end[0][2])
-            translate([end[1], 0]) square([2 * rib + 1, wire_notch], center = true);
+            translate([end[1] + sign(end[1]) * rib / 2, 0]) square([rib + 1, wire_notch], center = true);
         if (closed) translate(corners[len(corners) - 1]) translate([-channel / 2, 0])
             square([2 * rib + 1, wire_notch], center = true);
     }

@@ -46,7 +46,7 @@ def box_parameters(layout: Layout, source: str) -> str:
         f"wall = {_number(parts.wall)};",
         f"fit = {_number(parts.fit)};",
         f"lip = {_number(parts.lip)};",
-        f"pitch = {_number(parts.pitch)};  // {parts.pixels_per_metre} pixels per metre",
+        f"pitch = 1000 / {parts.pixels_per_metre};  // mm from pixel to pixel: {parts.pixels_per_metre} pixels per metre",
         f"strip_width = {_number(parts.strip_width)};",
         f"channel = {_number(parts.channel)};",
         f"rib = {_number(parts.rib)};",

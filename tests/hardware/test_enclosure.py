@@ -19,7 +19,7 @@ import pytest
 
 from hardware.enclosure import __main__ as command
 from hardware.enclosure.layout import Layout, LayoutError, Parts, lay_out, rows
-from hardware.enclosure.params import PUCK
+from hardware.enclosure.params import BOX, PUCK, box_parameters
 from hardware.enclosure.render import Built, build
 from hardware.enclosure.stl import Box, StlError, bounds, pieces, read_stl
 from hardware.profile import load_profile
@@ -40,7 +40,7 @@ def built(tmp_path_factory: pytest.TempPathFactory) -> Built:
 
 
 def probe(model: Path, body: str, tmp_path: Path) -> list[Box]:
-    """The pieces ``body`` makes in ``model``'s world (its modules, not its parts): none when empty."""
+    """The solid pieces ``body`` makes in ``model``'s world (its modules, not its parts): none when empty."""
     scad, out = tmp_path / "probe.scad", tmp_path / "probe.stl"
     scad.write_text(f'include <{model.resolve()}>\npart = "none";\n$fn = {FN};\n{body}\n', encoding="utf-8")
     out.unlink(missing_ok=True)
@@ -48,7 +48,7 @@ def probe(model: Path, body: str, tmp_path: Path) -> list[Box]:
     if "Current top level object is empty" in done.stderr:
         return []
     assert done.returncode == 0 and out.is_file(), done.stderr
-    return pieces(read_stl(out))
+    return [piece for piece in pieces(read_stl(out)) if min(piece.size) > 0.001]  # touching is not overlapping
 
 
 def strip_pieces(layout: Layout, longer: float = 0) -> str:
@@ -101,6 +101,15 @@ def test_a_ring_too_small_for_the_reader_is_refused(tmp_path: Path) -> None:
         lay_out(load_profile(tmp_path / "small-ring.toml"))
 
 
+def test_the_model_opened_alone_is_the_reference_box() -> None:
+    """box.scad's own numbers are what the reference profile gives, so OpenSCAD's window shows that box."""
+    model = BOX.read_text(encoding="utf-8")
+    written = box_parameters(lay_out(load_profile("pi-reference")), "pi-reference")
+    settings = [line.split("//")[0].strip() for line in written.splitlines() if " = " in line and not line.startswith("//")]
+    missing = [line for line in settings if not any(l.startswith(line) for l in model.splitlines())]
+    assert not missing, f"box.scad's defaults differ from pi-reference's: {missing}"
+
+
 # -- the parts, rendered ---------------------------------------------------------------------------
 @needs_openscad
 def test_every_part_renders_and_the_lid_covers_the_base(built: Built) -> None:
@@ -150,6 +159,10 @@ def test_the_pi_posts_stand_58_by_49_mm_apart_and_take_m2_5_screws(built: Built,
     pi_x, pi_y = built.layout.pi
     board = Box((pi_x, pi_y, 0), (pi_x + 85, pi_y + 56, 0))
     assert all(board.low[0] < x < board.high[0] for x in xs) and all(board.low[1] < y < board.high[1] for y in ys)
+    # The Pi on its posts, sockets and all (20 mm tall, its USB and Ethernet 3 mm past the board's edge):
+    # clear of the walls, and of everything under the lid.
+    pi = f"translate([{pi_x - 3}, {pi_y}, {2.4 + 5}]) cube([88, 56, 20])"
+    assert probe(built.params, f"intersection() {{ union() {{ base(); lid(); }} {pi}; }}", tmp_path) == []
 
 
 @needs_openscad
