@@ -53,7 +53,7 @@ pi_at = [6.4, 153.8667];         // the board's corner nearest the front left
 pi_size = [85, 56];
 pi_holes = [58, 49];             // between the Pi's mounting holes
 pi_hole_edge = 3.5;              // from the board's edges to its holes' centres
-pi_screw = 2.5;                  // M2.5
+pi_screw = 2.5;                  // M2.5, self-tapping into a 2.2 mm pilot hole
 standoff = 5;                    // under the board
 led_supply_hole = 8;             // the LED supply's cable, in the back wall
 
@@ -163,11 +163,11 @@ module base() {
         cable_exits();
     }
     translate([0, 0, floor_thickness - 0.01]) linear_extrude(standoff + 0.01)
-        for (c = pi_hole_centres()) translate(c) difference() { circle(d = 6); circle(d = pi_screw + 0.2); }
+        for (c = pi_hole_centres()) translate(c) difference() { circle(d = 6); circle(d = pi_screw - 0.3); }
 }
 
-module strips() {  // the strip pieces as they lie in their channels, for the pictures
-    translate([0, 0, base_height - 2]) linear_extrude(2) for (legs = [sea_route_legs, police_track_legs, turn_ring_legs])
+module strips(z = base_height - 2, thickness = 2) {  // the strip pieces as they lie in their channels, for the pictures
+    translate([0, 0, z]) linear_extrude(thickness) for (legs = [sea_route_legs, police_track_legs, turn_ring_legs])
         for (leg = legs) leg_shape(leg, narrower = channel - strip_width);
 }
 

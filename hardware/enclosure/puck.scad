@@ -23,7 +23,7 @@ ring_id = 23;
 ring_at = [puck_length - 34, puck_width / 2];
 pico_size = [51, 21];
 pico_holes = [47, 11.4];  // between the Pico's mounting holes
-pico_screw = 2;           // M2
+pico_screw = 2;           // M2, self-tapping into a 1.7 mm pilot hole
 standoff = 4;
 pico_at = [puck_length - wall - 5 - pico_size[0], (puck_width - pico_size[1]) / 2];  // its USB end at the round end
 
@@ -59,7 +59,7 @@ module base() {
             cube([wall + 8, 12, 9]);
     }
     translate([0, 0, floor_thickness - 0.01]) linear_extrude(standoff + 0.01)
-        for (c = pico_hole_centres()) translate(c) difference() { circle(d = 5); circle(d = pico_screw + 0.1); }
+        for (c = pico_hole_centres()) translate(c) difference() { circle(d = 5); circle(d = pico_screw - 0.3); }
 }
 
 if (part == "top") translate([puck_length, 0, puck_height + top_thickness]) rotate([0, 180, 0]) top();  // face down

@@ -99,7 +99,8 @@ def build(profile: Profile, out_dir: Path, parts: Parts = Parts(), fn: int = 64)
 # -- pictures ----------------------------------------------------------------------------------
 _VIEWS = {
     # name: (model, what it draws)
-    "box": ("box", 'color("burlywood") render() base(); color("ivory") render() lid();'),
+    "box": ("box", 'color("burlywood") render() base(); color("ivory") render() lid(); '
+            'color("orange") strips(base_height + lid_thickness, 0.1);'),  # the runs as they glow through the lid
     "box-open": ("box", 'color("burlywood") render() base(); '
                  'translate([box_width + 20, box_depth, base_height + lid_thickness]) rotate([180, 0, 0]) '
                  '{ color("ivory") render() lid(); color("orange") translate([0, 0, -0.05]) strips(); }'),

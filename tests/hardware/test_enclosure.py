@@ -140,7 +140,7 @@ def test_each_piece_of_strip_fits_its_channel_and_one_pixel_more_does_not(built:
 
 
 @needs_openscad
-def test_the_pi_posts_stand_58_by_49_mm_apart_and_take_m2_5_screws(built: Built, tmp_path: Path) -> None:
+def test_the_pi_posts_stand_58_by_49_mm_apart_and_an_m2_5_screw_cuts_its_thread_in_each(built: Built, tmp_path: Path) -> None:
     inside = "translate([0, 0, 3.4]) linear_extrude(2) outline(wall + 0.5)"  # a slice through the posts, not the walls
     posts = probe(built.params, f"intersection() {{ base(); {inside}; }}", tmp_path)
     assert len(posts) == 4
@@ -154,8 +154,8 @@ def test_the_pi_posts_stand_58_by_49_mm_apart_and_take_m2_5_screws(built: Built,
             f"translate([{x}, {y}, 2.41]) cylinder(d = {diameter}, h = 20);" for x in xs for y in ys
         ) + "}"
 
-    assert probe(built.params, f"intersection() {{ base(); {screws(2.5)} }}", tmp_path) == []
-    assert len(probe(built.params, f"intersection() {{ base(); {screws(3.5)} }}", tmp_path)) == 4, "no plastic for a screw to bite"
+    assert probe(built.params, f"intersection() {{ base(); {screws(2.0)} }}", tmp_path) == [], "no hole for a screw"
+    assert len(probe(built.params, f"intersection() {{ base(); {screws(2.5)} }}", tmp_path)) == 4, "an M2.5 screw finds nothing to cut its thread in"
     pi_x, pi_y = built.layout.pi
     board = Box((pi_x, pi_y, 0), (pi_x + 85, pi_y + 56, 0))
     assert all(board.low[0] < x < board.high[0] for x in xs) and all(board.low[1] < y < board.high[1] for y in ys)
@@ -186,13 +186,17 @@ def test_the_lid_goes_on_the_base_and_does_not_slide_off(built: Built, tmp_path:
 
 # -- the puck --------------------------------------------------------------------------------------
 @needs_openscad
-def test_the_pico_posts_stand_47_by_11_4_mm_apart(tmp_path: Path) -> None:
+def test_the_pico_posts_stand_47_by_11_4_mm_apart_and_take_m2_screws(tmp_path: Path) -> None:
     posts = probe(PUCK, "intersection() { base(); translate([pico_at[0] - 1, pico_at[1] - 1, 3.4]) "
                         "cube([pico_size[0] + 2, pico_size[1] + 2, 2]); }", tmp_path)
     assert len(posts) == 4
     xs = sorted({round(post.centre[0], 2) for post in posts})
     ys = sorted({round(post.centre[1], 2) for post in posts})
     assert xs[1] - xs[0] == pytest.approx(47, abs=0.02) and ys[1] - ys[0] == pytest.approx(11.4, abs=0.02)
+    screws = "".join(f"translate([{x}, {y}, 2.41]) cylinder(d = 2, h = 10);" for x in xs for y in ys)  # M2
+    assert len(probe(PUCK, f"intersection() {{ base(); union() {{ {screws} }} }}", tmp_path)) == 4
+    pilots = screws.replace("d = 2,", "d = 1.5,")
+    assert probe(PUCK, f"intersection() {{ base(); union() {{ {pilots} }} }}", tmp_path) == []
 
 
 @needs_openscad
