@@ -16,6 +16,8 @@ from hardware.enclosure.render import EnclosureError, build, pictures
 from hardware.enclosure.stl import bounds, read_stl
 from hardware.profile import ProfileError, load_profile
 
+BED = 220  # mm: the print bed most home printers have
+
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m hardware.enclosure", description=__doc__.splitlines()[0])
@@ -37,6 +39,8 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     layout = built.layout
     print(f"{built.params}: the box for {args.profile}, {layout.width:.0f} x {layout.depth:.0f} mm")
+    if max(layout.width, layout.depth) > BED:
+        print(f"  (larger than a {BED} x {BED} mm print bed)")
     for run in layout.runs.values():
         print(f"  {run.name}: {run.pixels} pixels in {len(run.legs)} pieces of {', '.join(str(leg.pixels) for leg in run.legs)}")
     for name, path in built.stls.items():

@@ -37,6 +37,7 @@ class Parts:
     button_hole: float = 60.0
     speaker: float = 40.0
     reader: tuple[float, float] = (43.0, 41.0)  # the PN532 board, antenna side up against the lid
+    reader_gap: float = 0.3  # each side of the board, in its brackets
     pi: tuple[float, float] = (85.0, 56.0)
     pi_holes: tuple[float, float] = (58.0, 49.0)
     wall: float = 2.4
@@ -200,7 +201,8 @@ def lay_out(profile: Profile, parts: Parts = Parts()) -> Layout:
     rx0, ry0, rx1, ry1 = extent(turn, parts)
     reader_w, reader_d = parts.reader
     inner = (turn.legs[0].pixels * parts.pitch, turn.legs[1].pixels * parts.pitch)
-    if inner[0] - 2 * parts.rib < reader_w + 2 * parts.rib or inner[1] - 2 * parts.rib < reader_d + 2 * parts.rib:
+    brackets = 2 * (parts.reader_gap + parts.rib)  # round the board, inside the ring's own walls
+    if inner[0] - 2 * parts.rib < reader_w + brackets or inner[1] - 2 * parts.rib < reader_d + brackets:
         raise LayoutError(
             f"leds.segments.{RING}.count = {counts[RING]}: a ring of {counts[RING]} pixels leaves "
             f"{inner[0]:.0f} x {inner[1]:.0f} mm inside, too small for the {reader_w:.0f} x {reader_d:.0f} mm reader"

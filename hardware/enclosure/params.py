@@ -56,6 +56,7 @@ def box_parameters(layout: Layout, source: str) -> str:
     lines += [
         f"reader_at = {_vector(layout.reader)};",
         f"reader_size = {_vector(parts.reader)};",
+        f"reader_gap = {_number(parts.reader_gap)};",
         f"button_at = {_vector(layout.button)};",
         f"button_hole = {_number(parts.button_hole)};",
         f"speaker_at = {_vector(layout.speaker)};",

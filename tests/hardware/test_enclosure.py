@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from hardware.enclosure import __main__ as command
-from hardware.enclosure.layout import Layout, LayoutError, Parts, lay_out, rows
+from hardware.enclosure.layout import Layout, LayoutError, Parts, lay_out, ring, rows
 from hardware.enclosure.params import BOX, PUCK, box_parameters
 from hardware.enclosure.render import Built, build
 from hardware.enclosure.stl import Box, StlError, bounds, pieces, read_stl
@@ -75,6 +75,16 @@ def test_each_run_has_the_profiles_pixels_in_whole_pieces() -> None:
         assert all(leg.pixels >= 1 for leg in run.legs)
     assert [leg.pixels for leg in layout.runs["sea-route"].legs] == [11, 2, 11]
     assert layout.runs["turn-ring"].closed and [leg.pixels for leg in layout.runs["turn-ring"].legs] == [3, 3, 3, 3]
+
+
+def test_a_ring_whose_sides_cannot_match_is_left_open_at_its_start_cell() -> None:
+    parts = Parts()
+    for pixels in range(4, 30):
+        loop = ring("turn-ring", pixels, parts)
+        assert loop.pixels == pixels and len(loop.corners) == 4
+        assert loop.closed == (pixels % 2 == 0)
+        sides = [leg.pixels for leg in loop.legs]
+        assert sides[0] == sides[2] and sides[3] <= sides[1]  # the last side never runs into the first
 
 
 def test_rows_use_every_pixel_in_the_fewest_rows() -> None:
