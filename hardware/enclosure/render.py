@@ -110,14 +110,14 @@ _VIEWS = {
 }
 
 
-def pictures(params: Path, out_dir: Path, size: tuple[int, int] = (900, 675)) -> list[Path]:
+def pictures(params: Path, out_dir: Path, size: tuple[int, int] = (900, 675), fn: int = 64) -> list[Path]:
     """Colour views of the box and the puck (PNG), drawn from ``params`` into ``out_dir``."""
     out_dir.mkdir(parents=True, exist_ok=True)
     made: list[Path] = []
     for name, (model, body) in _VIEWS.items():
         source = params.resolve() if model == "box" else PUCK
         view = params.parent / f"view-{name}.scad"
-        view.write_text(f'include <{source}>\npart = "none";\n$fn = 64;\n{body}\n', encoding="utf-8")
+        view.write_text(f'include <{source}>\npart = "none";\n$fn = {fn};\n{body}\n', encoding="utf-8")
         out = out_dir / f"{name}.png"
         render(view, out, {}, picture=size)
         made.append(out)

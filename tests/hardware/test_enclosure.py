@@ -10,6 +10,7 @@ fits (nothing in common) or does not. The STL files are measured with
 
 from __future__ import annotations
 
+import os
 import shutil
 import struct
 import subprocess
@@ -20,7 +21,7 @@ import pytest
 from hardware.enclosure import __main__ as command
 from hardware.enclosure.layout import Layout, LayoutError, Parts, lay_out, ring, rows
 from hardware.enclosure.params import BOX, PUCK, box_parameters
-from hardware.enclosure.render import Built, build
+from hardware.enclosure.render import Built, build, pictures
 from hardware.enclosure.stl import Box, StlError, bounds, pieces, read_stl
 from hardware.profile import load_profile
 
@@ -235,6 +236,17 @@ def test_the_command_writes_the_parameters_and_every_stl(tmp_path: Path, capsys:
     assert "// sea-route: 24 pixels" in params and "pi_holes = [58, 49];" in params
     out = capsys.readouterr().out
     assert "sea-route: 24 pixels in 3 pieces of 11, 2, 11" in out and "lid.stl: lid, " in out
+
+
+@needs_openscad
+@pytest.mark.skipif(shutil.which("xvfb-run") is None and not os.environ.get("DISPLAY"),
+                    reason="pictures need a screen or xvfb-run (Debian's xvfb)")
+def test_the_pictures_show_the_box_and_the_puck(built: Built, tmp_path: Path) -> None:
+    drawn = pictures(built.params, tmp_path, size=(160, 120), fn=8)
+    assert [path.name for path in drawn] == ["box.png", "box-open.png", "puck.png", "puck-open.png"]
+    for path in drawn:
+        data = path.read_bytes()
+        assert data[:8] == b"\x89PNG\r\n\x1a\n" and struct.unpack(">II", data[16:24]) == (160, 120)
 
 
 def test_the_command_says_in_one_line_why_a_profile_cannot_be_built(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
