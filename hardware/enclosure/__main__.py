@@ -19,13 +19,20 @@ from hardware.profile import ProfileError, load_profile
 BED = 220  # mm: the print bed most home printers have
 
 
+def _millimetres(text: str) -> float:
+    value = float(text)
+    if not 10 <= value <= 100:
+        raise argparse.ArgumentTypeError(f"{text} mm: a button's hole is 10-100 mm")
+    return value
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m hardware.enclosure", description=__doc__.splitlines()[0])
     parser.add_argument("-o", "--out", type=Path, required=True, metavar="DIR", help="where the STL files go")
     parser.add_argument("--profile", default="pi-reference", help="hardware profile name or TOML file (default pi-reference)")
     parser.add_argument("--pixels-per-metre", type=int, default=Parts.pixels_per_metre, choices=(30, 60, 96, 144),
                         help="the LED strip's density (default 60: a pixel every 16.7 mm)")
-    parser.add_argument("--button-hole", type=float, default=Parts.button_hole, metavar="MM",
+    parser.add_argument("--button-hole", type=_millimetres, default=Parts.button_hole, metavar="MM",
                         help="the die button's mounting hole (default 60)")
     parser.add_argument("--fn", type=int, default=64, help="segments in a full circle (default 64; 16 renders faster)")
     parser.add_argument("--pictures", type=Path, metavar="DIR", help="also draw PNG views of the parts into DIR")

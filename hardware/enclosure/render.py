@@ -18,7 +18,7 @@ from hardware.enclosure.params import PUCK, box_parameters
 from hardware.profile import Profile
 
 PARAMS = "box-params.scad"
-#: Each part to print: (file, the model it comes from, the model's part name).
+#: Each part to print, by its file's name: (the model it comes from, the model's name for it).
 PARTS = {"lid": ("box", "lid"), "base": ("box", "base"), "puck-top": ("puck", "top"), "puck-base": ("puck", "base")}
 TIMEOUT = 300  # seconds: a part takes one or two at the default smoothness
 
@@ -29,6 +29,8 @@ class EnclosureError(RuntimeError):
 
 @dataclass(frozen=True)
 class Built:
+    """What :func:`build` made: the layout, its parameter file and each part's STL."""
+
     layout: Layout
     params: Path
     stls: dict[str, Path]
@@ -42,32 +44,27 @@ def openscad() -> str:
     return found
 
 
-def run_openscad(scad: Path, out: Path, defines: dict[str, str], picture: tuple[int, int] | None = None
-                 ) -> subprocess.CompletedProcess[str]:
-    """Run OpenSCAD on ``scad`` into ``out``; ``defines`` are OpenSCAD expressions, given as text.
+def render(scad: Path, out: Path, defines: dict[str, str], picture: tuple[int, int] | None = None) -> Path:
+    """Render ``scad`` into ``out``, raising with OpenSCAD's first complaint when nothing was made.
 
-    ``picture`` is a PNG's (width, height): the whole model in view, in colour.
+    ``defines`` are OpenSCAD expressions, given as text; ``picture`` is a PNG's
+    (width, height): the whole model in view, in colour.
     """
     command = [openscad(), "-q", "-o", str(out)]
     for name, value in defines.items():
         command += ["-D", f"{name}={value}"]
     if picture:
         command += [f"--imgsize={picture[0]},{picture[1]}", "--viewall", "--autocenter", "--colorscheme=Tomorrow"]
-    if picture and not os.environ.get("DISPLAY"):
-        xvfb = shutil.which("xvfb-run")
-        if xvfb is None:
-            raise EnclosureError("pictures need a screen: set DISPLAY, or `sudo apt-get install xvfb` for xvfb-run")
-        command = [xvfb, "-a", *command]
+        if not os.environ.get("DISPLAY"):
+            xvfb = shutil.which("xvfb-run")
+            if xvfb is None:
+                raise EnclosureError("pictures need a screen: set DISPLAY, or `sudo apt-get install xvfb` for xvfb-run")
+            command = [xvfb, "-a", *command]
+    out.unlink(missing_ok=True)
     try:
-        return subprocess.run([*command, str(scad)], capture_output=True, text=True, timeout=TIMEOUT, check=False)
+        done = subprocess.run([*command, str(scad)], capture_output=True, text=True, timeout=TIMEOUT, check=False)
     except subprocess.TimeoutExpired:
         raise EnclosureError(f"{out.name}: openscad took more than {TIMEOUT} s") from None
-
-
-def render(scad: Path, out: Path, defines: dict[str, str], picture: tuple[int, int] | None = None) -> Path:
-    """Like :func:`run_openscad`, raising with OpenSCAD's first complaint when nothing was made."""
-    out.unlink(missing_ok=True)
-    done = run_openscad(scad, out, defines, picture=picture)
     if done.returncode != 0 or not out.is_file():
         lines = [line for line in done.stderr.splitlines() if line.strip()]
         reason = next((line for line in lines if "ERROR" in line), lines[-1] if lines else f"exit {done.returncode}")
