@@ -5,7 +5,7 @@ stands on: it opens (or, read-only, reads one moment of) the SQLite file,
 moves it aside only when SQLite says it is damaged or not a gamebox
 journal, keeps a copy of a write-ahead log that breaks in the middle,
 fsyncs the -wal (:meth:`JournalFile.sync`) and checkpoints it on its own
-connection, tells whether its path still names the open file, and turns
+connection, tells whether its path and its -wal's still name the open files, and turns
 every SQLite or OS error into one :class:`JournalError` line naming the
 file and the cause. What the tables hold is read and written by the
 classes above it.
@@ -104,7 +104,9 @@ class JournalFile:
         self._wal = WalSync(self.path.with_name(self.path.name + "-wal"), fsync)
         self._checkpointer: sqlite3.Connection | None = None
         self._name: HeldName | None = None  # the journal's file, held to tell whether its path still names it
+        self._wal_name: HeldName | None = None  # its write-ahead log, likewise: SQLite writes on into a deleted one
         self._image = CommittedImage(self.path)  # what a read-only journal reads
+        self._reopen = False  # relink copied the journal to its path but could not open it yet
         if self.path.is_dir():
             raise JournalError(f"{self.path}: the journal is a directory, not a file")
         if read_only:
@@ -118,7 +120,7 @@ class JournalFile:
         except Damaged as exc:
             self.moved_aside = self._guard(lambda: move_aside(self.path, str(exc), wall, "journal"))
             self.db = self._open()
-        self._name = self._guard(lambda: HeldName(self.path, "journal"))
+        self._hold_names()
 
     # -- opening ---------------------------------------------------------------
     def _open_image(self) -> sqlite3.Connection:
@@ -176,11 +178,19 @@ class JournalFile:
 
     # -- the file's name ------------------------------------------------------------------
     def check_named(self) -> None:
-        """Raise :class:`NameLost` unless the journal's path still names the open file: what is acknowledged must be
-        where the next start reads it, not in a file whose folder was deleted or unmounted."""
-        why = None if self._name is None else self._name.lost()
+        """Raise :class:`NameLost` unless the journal's path and its -wal's still name the open files: what is
+        acknowledged must be where the next start reads it, not in a file whose folder was deleted or unmounted,
+        nor in a write-ahead log deleted under SQLite (which writes on into it, and a restart never sees it)."""
+        why = "it is not open again yet" if self._reopen else None if self._name is None else self._name.lost()
         if why is not None:
             raise NameLost(f"{self.path}: {why}; nothing is acknowledged until it is back")
+        if self._wal_name is not None and self._wal_name.lost() is not None:
+            raise NameLost(f"{self._wal.wal}: the write-ahead log was deleted or replaced while the box wrote into it; "
+                           "nothing is acknowledged until the journal is written again")
+
+    def _hold_names(self) -> None:
+        self._name = self._guard(lambda: HeldName(self.path, "journal"))
+        self._wal_name = self._guard(lambda: HeldName(self._wal.wal, "journal's write-ahead log"))
 
     def folder_back(self) -> None:
         """Raise :class:`JournalError` unless the journal's folder is there again, on the file system it was on."""
@@ -189,26 +199,47 @@ class JournalFile:
 
     def relink(self) -> None:
         """After :class:`NameLost`, once the folder is back: copy the open journal (SQLite still reads the file
-        that lost its name) to the path, and write there from now on. Raises :class:`JournalError` while it cannot."""
+        or the -wal that lost its name) to the path, and write there from now on. Raises :class:`JournalError`
+        while it cannot.
+
+        When only the -wal lost its name the copy is made beside the journal and renamed over it once complete,
+        after the old connections are closed, so a kill at any moment leaves a whole journal at the path.
+        """
         self.folder_back()
         with self._sync_lock:
-            if self.path.exists():  # another file took the name (an old copy on a card put back): keep it aside
+            if self._reopen:  # the copy is at the path already; only opening it failed
+                self._open_again()
+                return
+            in_place = self._name is not None and self._name.lost() is None
+            if self.path.exists() and not in_place:  # another file took the name (an old copy on a card put back)
                 self._guard(lambda: move_aside(self.path, "it replaced the open journal", self.wall, "journal"))
+            target = self.path.with_name(self.path.name + ".new") if in_place else self.path
+            if in_place:
+                self._guard(lambda: target.unlink(missing_ok=True))  # a copy left by a try cut short
             try:
-                target = sqlite3.connect(self.path)
+                copy = sqlite3.connect(target)
                 try:
-                    self.db.backup(target)
+                    self.db.backup(copy)
                 finally:
-                    target.close()
-                fresh = self._open()
-            except (sqlite3.Error, Damaged) as exc:
+                    copy.close()
+            except sqlite3.Error as exc:
                 raise JournalError(f"{self.path}: cannot write the journal again: {cause(exc)}") from None
             self._close_files()
             self.db.close()
-            self.db = fresh
-            self._wal = WalSync(self._wal.wal, self._fsync)
-            self._name = self._guard(lambda: HeldName(self.path, "journal"))
+            self._reopen = True
+            if in_place:
+                self._guard(lambda: os.replace(target, self.path))
+            self._open_again()
         log.warning("journal %s: written again from the open journal; nothing acknowledged was lost", self.path)
+
+    def _open_again(self) -> None:
+        try:
+            self.db = self._open()
+        except Damaged as exc:
+            raise JournalError(f"{self.path}: cannot write the journal again: {exc}") from None
+        self._reopen = False
+        self._wal = WalSync(self._wal.wal, self._fsync)
+        self._hold_names()
 
     def close(self) -> None:
         with self._sync_lock:
@@ -220,9 +251,10 @@ class JournalFile:
         if self._checkpointer is not None:
             self._checkpointer.close()
             self._checkpointer = None
-        if self._name is not None:
-            self._name.close()
-            self._name = None
+        for held in (self._name, self._wal_name):
+            if held is not None:
+                held.close()
+        self._name = self._wal_name = None
 
     # -- durability ------------------------------------------------------------------
     def sync(self, mark: str | None = None) -> None:
