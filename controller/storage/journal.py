@@ -41,10 +41,12 @@ from pathlib import Path
 from typing import Any, Callable
 
 from controller.storage.gamelog import GameLog, GameRecord
-from controller.storage.journalfile import JournalError, NameLost, dumps
+from controller.storage.journalfile import (
+    SCHEMA_VERSION, JournalError, NameLost, dumps, journal_version, refuse_newer,
+)
 from controller.storage.walsync import write_mark
 
-__all__ = ["GameRecord", "Journal", "JournalError", "NameLost"]
+__all__ = ["SCHEMA_VERSION", "GameRecord", "Journal", "JournalError", "NameLost", "journal_version", "refuse_newer"]
 
 log = logging.getLogger("gamebox.journal")
 

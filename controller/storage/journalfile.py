@@ -33,6 +33,7 @@ log = logging.getLogger("gamebox.journal")
 
 #: PRAGMA application_id of a gamebox journal: "GBOX".
 APPLICATION_ID = 0x47424F58
+#: The journal's ``PRAGMA user_version`` this program writes and the newest it reads (:func:`journal_version`).
 SCHEMA_VERSION = 2
 
 SCHEMA = """
@@ -113,6 +114,8 @@ class JournalFile:
             self.db = self._open_image()
             return
         usable_dir(self.path.parent, JournalError, create=True)
+        if self.path.exists():
+            refuse_newer(self.path, journal_version(self.path))  # before anything is copied, replayed or upgraded
         self.log_before = self._wal.wal.stat().st_size if self._wal.wal.exists() else None
         self._check_wal()
         try:
@@ -137,6 +140,7 @@ class JournalFile:
             raise JournalError(f"{self.path}: no journal yet")
         try:
             image = self._image.read()
+            refuse_newer(self.path, _version(image))
             db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
             if image:
                 db.deserialize(image)
@@ -337,6 +341,32 @@ class JournalFile:
             if isinstance(exc, sqlite3.Error):
                 raise JournalError(f"{self.path}: journal write failed: {cause(exc)}") from None
             raise
+
+
+def journal_version(path: str | Path) -> int:
+    """The journal's version (its ``PRAGMA user_version``) as a start reads it, the -wal's committed frames laid
+    over the file; nothing is created or changed. 0 for a file that is empty or not SQLite's (a start moves that
+    aside), :class:`JournalError` for one that cannot be read. A start and ``status`` refuse a version above
+    :data:`SCHEMA_VERSION` (:func:`refuse_newer`); so should anything that brings a journal back (a restore)."""
+    path = Path(path)
+    try:
+        return _version(CommittedImage(path).read())
+    except OSError as exc:
+        raise JournalError(f"{path}: cannot read the journal: {cause(exc)}") from None
+
+
+def refuse_newer(path: Path, version: int) -> None:
+    """Raise one :class:`JournalError` line naming both versions and the update when ``version`` is newer than this
+    program's: an older gamebox would write into a journal it does not understand and set its version back."""
+    if version > SCHEMA_VERSION:
+        raise JournalError(f"{path}: this journal was written by a newer gamebox (journal version {version}; this one "
+                           f"reads up to version {SCHEMA_VERSION}): update gamebox to play it; nothing was changed")
+
+
+def _version(image: bytes) -> int:
+    if len(image) < 100 or not image.startswith(b"SQLite format 3\0"):
+        return 0
+    return int.from_bytes(image[60:64], "big", signed=True)
 
 
 def _foreign(db: sqlite3.Connection) -> str | None:
