@@ -23,9 +23,10 @@ from contextlib import contextmanager, suppress
 from pathlib import Path
 from typing import Any, Callable, Iterator
 
+from controller.storage.boxid import BOX_ID_NAME, box_id
 from controller.storage.store import (
-    CommittedImage, Damaged, HeldName, StoreError, cause, keep_copy, move_aside, open_checked, usable_dir,
-    wal_damage,
+    CommittedImage, Damaged, HeldName, StoreError, cause, keep_copy, move_aside, open_cause, open_checked,
+    usable_dir, wal_damage,
 )
 from controller.storage.walsync import WalSync, failure, mark_path
 
@@ -68,6 +69,9 @@ CREATE TABLE IF NOT EXISTS settings (
 );
 """
 
+#: The settings row holding the id of the box that made the journal (:func:`journal_owner`).
+OWNER_KEY = "box"
+
 #: Frames the -wal may hold before the sync worker checkpoints it even in the middle of a game.
 CHECKPOINT_PAGES = 256
 
@@ -108,14 +112,27 @@ class JournalFile:
         self._wal_name: HeldName | None = None  # its write-ahead log, likewise: SQLite writes on into a deleted one
         self._image = CommittedImage(self.path)  # what a read-only journal reads
         self._reopen = False  # relink copied the journal to its path but could not open it yet
+        self._refused: str | None = None  # another box's journal found where this one's was, said once
         if self.path.is_dir():
             raise JournalError(f"{self.path}: the journal is a directory, not a file")
         if read_only:
             self.db = self._open_image()
             return
         usable_dir(self.path.parent, JournalError, create=True)
-        if self.path.exists():
-            refuse_newer(self.path, journal_version(self.path))  # before anything is copied, replayed or upgraded
+        owner = None
+        if self.path.exists():  # before anything is copied, replayed, upgraded or claimed
+            version, owner = _look(self.path)
+            refuse_newer(self.path, version)
+        try:
+            self.box_id: str = box_id(self.path.parent, owner)  # the box writing here
+        except OSError as exc:
+            raise JournalError(f"{self.path.parent / BOX_ID_NAME}: cannot keep the box's id: "
+                               f"{open_cause(self.path, exc)}") from None
+        if owner is not None and owner != self.box_id:
+            raise JournalError(f"{self.path} is another box's journal (made by box {owner}; this box ({self.box_id}) "
+                               f"never writes into it): nothing was changed; move it out of {self.path.parent} to "
+                               f"start a new journal here, or copy that box's {BOX_ID_NAME} file along with it to "
+                               "play it on this box")
         self.log_before = self._wal.wal.stat().st_size if self._wal.wal.exists() else None
         self._check_wal()
         try:
@@ -123,6 +140,7 @@ class JournalFile:
         except Damaged as exc:
             self.moved_aside = self._guard(lambda: move_aside(self.path, str(exc), wall, "journal"))
             self.db = self._open()
+        self._claim()
         self._hold_names()
 
     # -- opening ---------------------------------------------------------------
@@ -156,6 +174,13 @@ class JournalFile:
         db = self._open_image()
         self.db.close()
         self.db = db
+
+    def _claim(self) -> None:
+        """Write this box's id into a journal that has none: a new one, or one made before boxes had ids."""
+        if self._read("SELECT 1 FROM settings WHERE key=?", (OWNER_KEY,)):
+            return
+        with self._transaction():
+            self.db.execute("INSERT INTO settings (key, value) VALUES (?,?)", (OWNER_KEY, json.dumps(self.box_id)))
 
     def _open(self) -> sqlite3.Connection:
         """A connection on a sound gamebox journal; :class:`Damaged` when SQLite says it is not one."""
@@ -197,9 +222,19 @@ class JournalFile:
         self._wal_name = self._guard(lambda: HeldName(self._wal.wal, "journal's write-ahead log"))
 
     def folder_back(self) -> None:
-        """Raise :class:`JournalError` unless the journal's folder is there again, on the file system it was on."""
+        """Raise :class:`JournalError` unless the journal's folder is there again, on the file system it was on,
+        and holds no other box's journal (said once: the folder was replaced by another box's)."""
         if self._name is not None:
             self._name.folder_back(JournalError)
+        owner = _look(self.path)[1] if self.path.exists() else None
+        if owner is not None and owner != self.box_id:
+            why = (f"{self.path} is now another box's journal (made by box {owner}; this box ({self.box_id}) never "
+                   "writes into it; was its state folder replaced?): nothing is acknowledged until its own is back")
+            if why != self._refused:
+                log.error("journal %s", why)
+                self._refused = why
+            raise JournalError(why)
+        self._refused = None
 
     def relink(self) -> None:
         """After :class:`NameLost`, once the folder is back: copy the open journal (SQLite still reads the file
@@ -348,11 +383,36 @@ def journal_version(path: str | Path) -> int:
     over the file; nothing is created or changed. 0 for a file that is empty or not SQLite's (a start moves that
     aside), :class:`JournalError` for one that cannot be read. A start and ``status`` refuse a version above
     :data:`SCHEMA_VERSION` (:func:`refuse_newer`); so should anything that brings a journal back (a restore)."""
-    path = Path(path)
+    return _look(Path(path))[0]
+
+
+def journal_owner(path: str | Path) -> str | None:
+    """The id of the box that made the journal (:func:`~controller.storage.boxid.box_id` of its state folder), read
+    as :func:`journal_version` reads, changing nothing; None for a journal made before boxes had ids (the next box
+    to write it claims it) or a file that is not a journal. A box refuses to write into a journal whose owner is
+    another box; so should anything that brings a journal back (a restore)."""
+    return _look(Path(path))[1]
+
+
+def _look(path: Path) -> tuple[int, str | None]:
+    """The journal's version and owner, from one read of its committed image."""
     try:
-        return _version(CommittedImage(path).read())
+        image = CommittedImage(path).read()
     except OSError as exc:
         raise JournalError(f"{path}: cannot read the journal: {cause(exc)}") from None
+    version = _version(image)
+    if not image.startswith(b"SQLite format 3\0"):
+        return version, None
+    db = sqlite3.connect(":memory:")
+    try:
+        db.deserialize(image)
+        row = db.execute("SELECT value FROM settings WHERE key=?", (OWNER_KEY,)).fetchone()
+        owner = json.loads(row[0]) if row else None
+    except (sqlite3.Error, TypeError, ValueError):
+        owner = None  # no settings yet, or a damaged file: a start judges that
+    finally:
+        db.close()
+    return version, owner if isinstance(owner, str) else None
 
 
 def refuse_newer(path: Path, version: int) -> None:

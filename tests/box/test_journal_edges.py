@@ -2,6 +2,7 @@
 
 1. a deleted write-ahead log is never acknowledged into: the journal is written again first, said once; a deleted
    acknowledged mark is written again;
+2. a box never moves aside, overwrites or plays into another box's journal, and says so in one line;
 3. a journal of a newer version is refused in one line naming both versions and the update, and left as it was;
 """
 
@@ -15,7 +16,7 @@ from pathlib import Path
 from controller.autoplay import Autoplayer
 from controller.cli import main
 from controller.storage.diskcheck import check_storage
-from controller.storage.journal import SCHEMA_VERSION, Journal, journal_version
+from controller.storage.journal import SCHEMA_VERSION, Journal, box_id, journal_owner, journal_version
 from tests.box.daemon_helpers import started, stopped
 from tests.box.test_journal_truth import accepted, errors, play, start_after_the_cut, until
 from tests.sim.test_commands import record_game
@@ -74,6 +75,96 @@ def test_a_deleted_acknowledged_mark_is_written_again_at_the_next_sync(tmp_path:
         await stopped(daemon, task)
 
     asyncio.run(scenario())
+
+
+# -- 2. another box's journal ---------------------------------------------------------------------
+def box_with_a_game(state: Path, actions: int) -> str:
+    """A box that played ``actions`` acknowledged actions of a game and stopped; the box's id."""
+
+    async def scenario() -> None:
+        daemon, task, clock, lines = await started(state)
+        daemon.box.new_game("pirates", 2)
+        await play(daemon, clock, Autoplayer(daemon.box, 5), actions)
+        await daemon.durable()
+        assert accepted(lines)[-1] == actions - 1
+        await stopped(daemon, task)
+
+    asyncio.run(scenario())
+    return box_id(state)
+
+
+def folder_as_it_lies(state: Path) -> dict[str, bytes]:
+    return {p.name: p.read_bytes() for p in sorted(state.iterdir())}
+
+
+def test_a_box_whose_folder_becomes_another_boxs_never_touches_that_boxs_journal(tmp_path: Path, caplog) -> None:
+    """Box A plays; its state folder is replaced by a link to stopped box B's folder. A must not take B's lock,
+    move B's healthy journal aside, overwrite B's acknowledged mark or play into it; it says so in one line, and
+    B's next start resumes B's own game."""
+    a, b, a_moved = tmp_path / "a", tmp_path / "b", tmp_path / "a-moved"
+    b_id = box_with_a_game(b, 10)
+    b_files = folder_as_it_lies(b)
+
+    async def scenario() -> None:
+        daemon, task, clock, lines = await started(a)
+        a_id = box_id(a)
+        assert a_id != b_id and journal_owner(a / "journal.sqlite") == a_id
+        daemon.box.new_game("pirates", 2)
+        auto = Autoplayer(daemon.box, 3)
+        await play(daemon, clock, auto, 3)
+        await daemon.durable()
+        a.rename(a_moved)
+        a.symlink_to(b)  # the folder replaced under the running box
+        await play(daemon, clock, auto, 1)
+        await until(lambda: daemon.storage_fault is not None)
+        for _ in range(5):  # five more tries of the journal
+            await clock.run_for(1.1)
+            await asyncio.sleep(0.05)
+        assert daemon.storage_fault is not None and accepted(lines)[-1] == 2, "A played into B's journal"
+        await stopped(daemon, task)
+
+    asyncio.run(scenario())
+    assert folder_as_it_lies(b) == b_files, "A changed B's files"
+    said = [e for e in errors(caplog) if b_id in e]
+    assert len(said) == 1 and "another box" in said[0], errors(caplog)
+    caplog.clear()
+    lines, _shows = start_after_the_cut(b)
+    assert "resumed 1 10 " in "\n".join(lines), f"B does not resume its own game: {lines}"
+    assert not [e for e in errors(caplog) if "lost" in e]
+
+
+def test_a_start_on_another_boxs_journal_refuses_in_one_line_and_changes_nothing(tmp_path: Path, capsys) -> None:
+    """Box B's journal copied into box A's folder: A's start must not resume it, move it aside or claim it."""
+    a, b = tmp_path / "a", tmp_path / "b"
+    b_id = box_with_a_game(b, 4)
+    a_id = box_with_a_game(a, 2)
+    for name in ("journal.sqlite", "journal.sqlite-acked"):
+        shutil.copyfile(b / name, a / name)
+    before = journal_files(a)
+    assert main(["run", "--state-dir", str(a), "--profile", "sim"]) == 2
+    out, err = capsys.readouterr()
+    assert "ready" not in out and err.count("\n") == 1, err
+    assert f"box {b_id}" in err and f"this box ({a_id})" in err, err
+    assert journal_files(a) == before and journal_owner(a / "journal.sqlite") == b_id
+    assert main(["status", "--state-dir", str(a)]) == 0, "a read-only command reads any box's journal"
+
+
+def test_a_box_whose_id_file_was_lost_keeps_its_journal_and_an_older_journal_is_claimed(tmp_path: Path) -> None:
+    """The id must never cost a box its own games: a lost ``box-id`` is taken back from the journal beside it, and
+    a journal made before boxes had ids is claimed by the first box that writes it."""
+    made_by = box_with_a_game(tmp_path, 4)
+    (tmp_path / "box-id").unlink()
+    lines, _shows = start_after_the_cut(tmp_path)
+    assert "resumed 1 4 " in "\n".join(lines) and box_id(tmp_path) == made_by
+    db = sqlite3.connect(tmp_path / "journal.sqlite")
+    db.execute("DELETE FROM settings WHERE key='box'")  # a journal as an earlier gamebox made it
+    db.commit()
+    db.close()
+    (tmp_path / "box-id").unlink()
+    assert journal_owner(tmp_path / "journal.sqlite") is None
+    lines, _shows = start_after_the_cut(tmp_path)
+    assert "resumed 1 4 " in "\n".join(lines)
+    assert journal_owner(tmp_path / "journal.sqlite") == box_id(tmp_path) != made_by
 
 
 # -- 3. a journal of a newer version ---------------------------------------------------------------
