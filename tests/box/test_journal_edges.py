@@ -4,6 +4,7 @@
    acknowledged mark is written again;
 2. a box never moves aside, overwrites or plays into another box's journal, and says so in one line;
 3. a journal of a newer version is refused in one line naming both versions and the update, and left as it was;
+4. a kept copy of a damaged write-ahead log is never overwritten by a later one;
 """
 
 from __future__ import annotations
@@ -190,3 +191,35 @@ def test_a_journal_of_a_newer_version_is_refused_in_one_line_and_left_as_it_was(
     row = check_storage(tmp_path)[1]  # gamebox doctor
     assert (row.status, row.detail, row.fix) == ("FAULT", said.removeprefix("gamebox: ").strip(), "update gamebox")
     assert not list(tmp_path.glob("journal.sqlite.bad-*"))
+
+
+# -- 4. kept copies ----------------------------------------------------------------------------------
+def damaged_wal(folder: Path, actions: int) -> bytes:
+    """A journal whose write-ahead log breaks in the middle (one byte of its 10th frame), as a failing card leaves
+    it: the journal's files, no clean close; the damaged log's bytes."""
+    journal = Journal(folder / "journal.sqlite")
+    gid = journal.start_game("pirates", 2, {}, 0)
+    for seq in range(actions):
+        journal.record(gid, seq, {"type": "draw", "player": seq % 2, "pad": "x" * 300})
+    data = bytearray((folder / "journal.sqlite-wal").read_bytes())
+    journal.db.close()  # a kill: no checkpoint
+    data[32 + 9 * (24 + 4096) + 24 + 100] ^= 0x55
+    (folder / "journal.sqlite-wal").write_bytes(bytes(data))
+    return bytes(data)
+
+
+def test_a_kept_copy_of_a_damaged_write_ahead_log_is_never_overwritten(tmp_path: Path) -> None:
+    """Two starts in the same second (a Pi without a real-time clock), each finding a damaged log: the copy the
+    first one named must still hold what it held."""
+    kept = {}
+    for actions in (40, 60):  # the second start finds a longer damaged log, as the issue's card did
+        log = damaged_wal(tmp_path, actions)
+        journal = Journal(tmp_path / "journal.sqlite", wall=lambda: 1_000_000.0)
+        [line] = journal.report_recovery()
+        journal.close()
+        copy = Path(line.split("a copy is kept at ")[1].split(";")[0])
+        assert copy.read_bytes() == log, "the copy named is not the damaged log"
+        kept[copy] = log
+    assert len(kept) == 2, "the second copy took the first one's name"
+    for copy, data in kept.items():
+        assert copy.read_bytes() == data, f"{copy.name} was overwritten"
