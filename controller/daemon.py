@@ -174,7 +174,7 @@ class Daemon:
                     await room.close()
             self.notify("STOPPING=1")
             self.devices.stop()
-            await self._last_sync(loop)
+            saved = await self._last_sync(loop)
             if self._sync_process is not None:
                 await self._sync_process.close()
             self._disk.shutdown(wait=True)
@@ -182,7 +182,7 @@ class Daemon:
             self.registry.close()
             self.lock.release()
             self.out("stopped")
-        return code
+        return code if saved else 1
 
     # -- the loop ----------------------------------------------------------------------
     async def _pump(self) -> None:
@@ -330,18 +330,30 @@ class Daemon:
             self.storage_fault = why
             self.box.fault("journal", why)  # one log line naming the file, and the fault show
 
-    async def _last_sync(self, loop: asyncio.AbstractEventLoop) -> None:
-        """At a stop: make what was recorded durable, and say so, before the journal closes."""
+    async def _last_sync(self, loop: asyncio.AbstractEventLoop) -> bool:
+        """At a stop: make what was recorded durable, and say so, before the journal closes; a journal that cannot
+        be written again by now (its folder still gone) is one line saying the game is not saved, and False."""
+        if self.storage_fault is not None:
+            with suppress(StoreError):
+                await self._find_journal_again()  # a folder back meanwhile, a deleted -wal: written again now
+        try:
+            self.journal.check_named()
+        except NameLost as exc:
+            game = self.box.game_id
+            unsaved = "its games are" if game is None else f"game {game} ({self.box.seq} actions) is"
+            log.error("%s; the box stops without it: %s not saved", exc, unsaved)
+            return False
         if not self._unsynced:
-            return
+            return True
         try:
             await self._make_durable(loop)
         except Exception as exc:  # a disk's refusal, or the error that stopped the syncer: the stop goes on
             log.error("%s; %d actions may not be on the disk", exc, len(self._unsynced))
-            return
+            return False
         for seq in self._unsynced:
             self.out(f"accepted {seq}")
         self._unsynced.clear()
+        return True
 
     def _report_status(self) -> None:
         status = self.box.status_line()

@@ -5,6 +5,8 @@
 2. a box never moves aside, overwrites or plays into another box's journal, and says so in one line;
 3. a journal of a newer version is refused in one line naming both versions and the update, and left as it was;
 4. a kept copy of a damaged write-ahead log is never overwritten by a later one;
+5. the smaller ones: a stop with the folder still gone, an unreadable journal, a damaged journal's loss, a gap's
+   count, a clock set back, a journal killed while it was made.
 """
 
 from __future__ import annotations
@@ -223,3 +225,26 @@ def test_a_kept_copy_of_a_damaged_write_ahead_log_is_never_overwritten(tmp_path:
     assert len(kept) == 2, "the second copy took the first one's name"
     for copy, data in kept.items():
         assert copy.read_bytes() == data, f"{copy.name} was overwritten"
+
+
+# -- 5. the smaller ones ----------------------------------------------------------------------------
+def test_a_box_stopped_while_its_folder_is_still_gone_says_the_game_is_not_saved(tmp_path: Path, caplog) -> None:
+    state = tmp_path / "state"
+
+    async def scenario() -> int:
+        daemon, task, clock, lines = await started(state)
+        daemon.box.new_game("pirates", 2)
+        auto = Autoplayer(daemon.box, 3)
+        await play(daemon, clock, auto, 4)
+        await daemon.durable()
+        shutil.rmtree(state)
+        await play(daemon, clock, auto, 1)
+        await until(lambda: daemon.storage_fault is not None)
+        daemon.stopping.set()  # systemctl stop, the folder still gone
+        return await task
+
+    assert asyncio.run(scenario()) == 1, "a stop that loses the game must not look like a clean one"
+    said = [e for e in errors(caplog) if "not saved" in e]
+    assert said == [f"{state}/journal.sqlite: the journal's file is gone (No such file or directory): its folder was "
+                    "deleted or unmounted; nothing is acknowledged until it is back; the box stops without it: game 1 "
+                    "(5 actions) is not saved"], errors(caplog)
