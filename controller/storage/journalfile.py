@@ -16,6 +16,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import pwd
 import sqlite3
 import threading
 import time
@@ -158,10 +159,17 @@ class JournalFile:
             raise JournalError(f"{self.path}: no journal yet")
         try:
             image = self._image.read()
-            refuse_newer(self.path, _version(image))
+        except PermissionError as exc:
+            raise JournalError(_not_readable(Path(exc.filename or self.path), exc, writer=False)) from None
+        except OSError as exc:
+            raise JournalError(f"{self.path}: cannot read the journal: {cause(exc)}") from None
+        refuse_newer(self.path, _version(image))
+        try:
             db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
             if image:
                 db.deserialize(image)
+            if not db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+                db.executescript(SCHEMA)  # killed while it was made: read as the empty journal a start makes of it
             db.execute("PRAGMA query_only=1")
             db.execute("SELECT 1 FROM games LIMIT 1")
         except (sqlite3.Error, OSError) as exc:
@@ -398,6 +406,8 @@ def _look(path: Path) -> tuple[int, str | None]:
     """The journal's version and owner, from one read of its committed image."""
     try:
         image = CommittedImage(path).read()
+    except PermissionError as exc:
+        raise JournalError(_not_readable(Path(exc.filename or path), exc)) from None
     except OSError as exc:
         raise JournalError(f"{path}: cannot read the journal: {cause(exc)}") from None
     version = _version(image)
@@ -421,6 +431,31 @@ def refuse_newer(path: Path, version: int) -> None:
     if version > SCHEMA_VERSION:
         raise JournalError(f"{path}: this journal was written by a newer gamebox (journal version {version}; this one "
                            f"reads up to version {SCHEMA_VERSION}): update gamebox to play it; nothing was changed")
+
+
+def _not_readable(path: Path, exc: OSError, writer: bool = True) -> str:
+    """A journal file this user may not read, whose it is, and the fix: the box takes it for its own user; a reader
+    (``status``) is told to read it as its owner, so the service's journal is never handed to the person asking."""
+    user = _user_name(os.getuid())
+    try:
+        st = path.stat()
+        owner, whose = _user_name(st.st_uid), f"owned by {_user_name(st.st_uid)}, mode {st.st_mode & 0o777:03o}; "
+    except OSError:
+        owner, whose = "", ""
+    if owner == user:
+        fix = f"let its owner read and write it: chmod u+rw {path}"
+    elif writer or not owner:
+        fix = f"let this user read and write it: sudo chown {user} {path} && sudo chmod u+rw {path}"
+    else:
+        fix = f"read it as its owner: sudo -u {owner} gamebox ..."
+    return f"{path}: cannot read the journal: {cause(exc)} ({whose}this is {user}): {fix}"
+
+
+def _user_name(uid: int) -> str:
+    try:
+        return pwd.getpwuid(uid).pw_name
+    except KeyError:
+        return f"uid {uid}"
 
 
 def _version(image: bytes) -> int:

@@ -12,16 +12,22 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import pwd
 import shutil
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from controller.autoplay import Autoplayer
 from controller.cli import main
 from controller.storage.diskcheck import check_storage
 from controller.storage.journal import SCHEMA_VERSION, Journal, box_id, journal_owner, journal_version
 from tests.box.daemon_helpers import started, stopped
-from tests.box.test_journal_truth import accepted, errors, play, start_after_the_cut, until
+from tests.box.test_journal_truth import PATIENCE, ROOT, accepted, errors, play, start_after_the_cut, until
 from tests.sim.test_commands import record_game
 
 
@@ -248,3 +254,64 @@ def test_a_box_stopped_while_its_folder_is_still_gone_says_the_game_is_not_saved
     assert said == [f"{state}/journal.sqlite: the journal's file is gone (No such file or directory): its folder was "
                     "deleted or unmounted; nothing is acknowledged until it is back; the box stops without it: game 1 "
                     "(5 actions) is not saved"], errors(caplog)
+
+
+def as_a_user_who_may_not_read(*command: str) -> subprocess.CompletedProcess:
+    """``gamebox COMMAND`` as a user the journal's mode keeps out: root reads any file, so as root it runs without
+    the capabilities that let it (setpriv drops them from what the child may have)."""
+    prefix = []
+    if os.geteuid() == 0:
+        if shutil.which("setpriv") is None:
+            pytest.skip("an unreadable file for root needs setpriv (util-linux), which is not installed")
+        prefix = ["setpriv", "--bounding-set", "-dac_override,-dac_read_search"]
+    return subprocess.run([*prefix, sys.executable, "-m", "controller.cli", *command], cwd=ROOT, capture_output=True,
+                          stdin=subprocess.DEVNULL, timeout=PATIENCE, text=True)
+
+
+def test_an_unreadable_journal_names_the_permission_and_its_fix(tmp_path: Path) -> None:
+    box_with_a_game(tmp_path, 3)
+    journal = tmp_path / "journal.sqlite"
+    before = journal_files(tmp_path)
+    journal.chmod(0o000)
+    try:
+        for command in ("run", "status"):
+            done = as_a_user_who_may_not_read(command, "--state-dir", str(tmp_path))
+            assert done.returncode == 2 and done.stderr.count("\n") == 1, (command, done.stderr)
+            assert done.stderr.startswith(f"gamebox: {journal}: cannot read the journal: Permission denied (owned by "), command
+            assert "mode 000" in done.stderr and "unable to open" not in done.stderr, done.stderr
+        said = as_a_user_who_may_not_read("run", "--state-dir", str(tmp_path)).stderr.strip()
+        assert said.endswith(f"let its owner read and write it: chmod u+rw {journal}"), said  # the box's own file
+        if os.geteuid() == 0:  # another user's file (a copy made with sudo): the box takes it, a reader reads as its owner
+            os.chown(journal, 65534, 65534)
+            journal.chmod(0o600)
+            me, owner = pwd.getpwuid(0).pw_name, pwd.getpwuid(65534).pw_name
+            said = as_a_user_who_may_not_read("run", "--state-dir", str(tmp_path)).stderr.strip()
+            assert said.endswith(f"sudo chown {me} {journal} && sudo chmod u+rw {journal}"), said
+            said = as_a_user_who_may_not_read("status", "--state-dir", str(tmp_path)).stderr.strip()
+            assert said.endswith(f"read it as its owner: sudo -u {owner} gamebox ..."), said
+    finally:
+        os.chown(journal, os.getuid(), os.getgid())
+        journal.chmod(0o644)
+    assert journal_files(tmp_path) == before and not list(tmp_path.glob("*.bad-*"))
+    lines, _shows = start_after_the_cut(tmp_path)  # the fix made: the game goes on
+    assert "resumed 1 3 " in "\n".join(lines)
+
+
+def test_status_on_a_journal_killed_while_it_was_made_says_what_a_start_would_do(tmp_path: Path, capsys) -> None:
+    """Killed during the very first start: the file holds no table (its schema was still in the -wal, or not even
+    written); a start makes it a new journal, so ``status`` and ``history`` read it as the empty journal it becomes."""
+    made = tmp_path / "made"
+    journal = Journal(made / "journal.sqlite")  # the schema is in its -wal until the first checkpoint
+    for folder, data in (("header", (made / "journal.sqlite").read_bytes()), ("empty", b"")):
+        state = tmp_path / folder
+        state.mkdir()
+        (state / "journal.sqlite").write_bytes(data)  # the kill: no -wal beside it
+        assert main(["status", "--state-dir", str(state)]) == 0, folder
+        assert capsys.readouterr().out == "no game in the journal yet\n", folder
+        assert main(["history", "--state-dir", str(state)]) == 0, folder
+        assert capsys.readouterr().out.splitlines()[1:] == ["(no games yet)"], folder
+        assert journal_files(state) == {"journal.sqlite": data}, "a read-only command changed the file"
+        again = Journal(state / "journal.sqlite")  # what run does with it
+        assert again.latest() is None and again.moved_aside is None, folder
+        again.close()
+    journal.close()
