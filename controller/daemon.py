@@ -255,6 +255,8 @@ class Daemon:
     async def _make_durable(self, loop: asyncio.AbstractEventLoop) -> None:
         """fsync what was recorded (in the child process, or an injected fsync on the disk worker) and write the
         acknowledged mark; then make sure the journal's path still names the file written, or nothing counts."""
+        if self.storage_fault is not None:
+            await self._find_journal_again()
         self.journal.check_named()  # no mark written into a folder that is not the journal's
         mark = self.journal.mark(self._marked_game)
         try:
@@ -299,8 +301,6 @@ class Daemon:
                 continue  # idle, and nothing new since the log was last folded in
             ended, self._game_ended = self._game_ended or not batch, False  # a game's end or idle: fold it in
             try:
-                if self.storage_fault is not None:
-                    await self._find_journal_again()
                 await self._make_durable(loop)
                 self._syncs += 1
                 if ended or self._syncs % CHECK_LOG_EVERY == 0:  # fold the log into the file: end, idle or long
@@ -331,24 +331,13 @@ class Daemon:
             self.box.fault("journal", why)  # one log line naming the file, and the fault show
 
     async def _last_sync(self, loop: asyncio.AbstractEventLoop) -> bool:
-        """At a stop: make what was recorded durable, and say so, before the journal closes; a journal that cannot
-        be written again by now (its folder still gone) is one line saying the game is not saved, and False."""
-        if self.storage_fault is not None:
-            with suppress(StoreError):
-                await self._find_journal_again()  # a folder back meanwhile, a deleted -wal: written again now
-        try:
-            self.journal.check_named()
-        except NameLost as exc:
-            game = self.box.game_id
-            unsaved = "its games are" if game is None else f"game {game} ({self.box.seq} actions) is"
-            log.error("%s; the box stops without it: %s not saved", exc, unsaved)
-            return False
-        if not self._unsynced:
+        """At a stop: make what was recorded durable and say so; False, said in one line, when it cannot be."""
+        if not self._unsynced and self.storage_fault is None:
             return True
         try:
-            await self._make_durable(loop)
-        except Exception as exc:  # a disk's refusal, or the error that stopped the syncer: the stop goes on
-            log.error("%s; %d actions may not be on the disk", exc, len(self._unsynced))
+            await self._make_durable(loop)  # a journal whose folder is back by now is written again first
+        except Exception as exc:  # a disk's refusal, a folder still gone, the error that stopped the syncer
+            log.error("%s; the box stops without it: %s not saved", self.storage_fault or exc, _not_saved(self.box))
             return False
         for seq in self._unsynced:
             self.out(f"accepted {seq}")
@@ -396,6 +385,11 @@ async def until_stopped(stopping: asyncio.Event, tasks: list[asyncio.Task]) -> i
         return 0
     finally:
         stop.cancel()
+
+
+def _not_saved(box: Box) -> str:
+    """What a box that stops without its journal loses, in words."""
+    return "its games are" if box.game_id is None else f"game {box.game_id} ({box.seq} actions) is"
 
 
 def _tune_buttons(devices: Devices, config: Config) -> None:

@@ -94,7 +94,7 @@ class JournalFile:
 
         ``read_only`` (``status``, ``history``, ``doctor``, the kiosk
         display) never creates, moves, repairs or writes anything; it reads
-        one moment of the journal (:meth:`_open_image`). ``fsync`` is what
+        one moment of the journal (:func:`read_moment`). ``fsync`` is what
         :meth:`sync` calls on the -wal file (the bench slows it down, the
         fault tests make it fail).
         """
@@ -117,7 +117,7 @@ class JournalFile:
         if self.path.is_dir():
             raise JournalError(f"{self.path}: the journal is a directory, not a file")
         if read_only:
-            self.db = self._open_image()
+            self.db = read_moment(self.path, self._image)
             return
         usable_dir(self.path.parent, JournalError, create=True)
         owner = None
@@ -145,41 +145,10 @@ class JournalFile:
         self._hold_names()
 
     # -- opening ---------------------------------------------------------------
-    def _open_image(self) -> sqlite3.Connection:
-        """One moment of the journal, in memory: nothing is created, so a full disk or a read-only mount still answers.
-
-        SQLite's ``immutable=1`` would read only the file and miss what a
-        running box has in its -wal (and assumes nobody writes); ``mode=ro``
-        must create a -shm beside a -wal, which a full disk refuses and
-        which is left behind. So the file and its -wal are read as bytes,
-        the -wal's committed frames laid over the file exactly as SQLite's
-        recovery would (:class:`CommittedImage`), and SQLite opens that copy.
-        """
-        if not self.path.is_file():
-            raise JournalError(f"{self.path}: no journal yet")
-        try:
-            image = self._image.read()
-        except PermissionError as exc:
-            raise JournalError(_not_readable(Path(exc.filename or self.path), exc, writer=False)) from None
-        except OSError as exc:
-            raise JournalError(f"{self.path}: cannot read the journal: {cause(exc)}") from None
-        refuse_newer(self.path, _version(image))
-        try:
-            db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
-            if image:
-                db.deserialize(image)
-            if not db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-                db.executescript(SCHEMA)  # killed while it was made: read as the empty journal a start makes of it
-            db.execute("PRAGMA query_only=1")
-            db.execute("SELECT 1 FROM games LIMIT 1")
-        except (sqlite3.Error, OSError) as exc:
-            raise JournalError(f"{self.path}: cannot read the journal: {cause(exc)}") from None
-        return db
-
     def reread(self) -> None:
         """Read-only: read the journal's moment again (the kiosk display, after the box wrote); only the -wal's
         frames added since the last read are checked."""
-        db = self._open_image()
+        db = read_moment(self.path, self._image)
         self.db.close()
         self.db = db
 
@@ -386,6 +355,43 @@ class JournalFile:
             raise
 
 
+def read_moment(path: Path, image: CommittedImage) -> sqlite3.Connection:
+    """One moment of the journal, in memory: nothing is created, so a full disk or a read-only mount still answers.
+
+    SQLite's ``immutable=1`` would read only the file and miss what a
+    running box has in its -wal (and assumes nobody writes); ``mode=ro``
+    must create a -shm beside a -wal, which a full disk refuses and
+    which is left behind. So the file and its -wal are read as bytes,
+    the -wal's committed frames laid over the file exactly as SQLite's
+    recovery would (:class:`CommittedImage`), and SQLite opens that copy.
+    """
+    if not path.is_file():
+        raise JournalError(f"{path}: no journal yet")
+    data = _committed(path, image, writer=False)
+    refuse_newer(path, _version(data))
+    try:
+        db = sqlite3.connect(":memory:", isolation_level=None, check_same_thread=False)
+        if data:
+            db.deserialize(data)
+        if not db.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+            db.executescript(SCHEMA)  # killed while it was made: read as the empty journal a start makes of it
+        db.execute("PRAGMA query_only=1")
+        db.execute("SELECT 1 FROM games LIMIT 1")
+    except (sqlite3.Error, OSError) as exc:
+        raise JournalError(f"{path}: cannot read the journal: {cause(exc)}") from None
+    return db
+
+
+def _committed(path: Path, image: CommittedImage, writer: bool) -> bytes:
+    """The journal's committed image (:class:`CommittedImage`), or one :class:`JournalError` line."""
+    try:
+        return image.read()
+    except PermissionError as exc:
+        raise JournalError(_not_readable(Path(exc.filename or path), exc, writer)) from None
+    except OSError as exc:
+        raise JournalError(f"{path}: cannot read the journal: {cause(exc)}") from None
+
+
 def journal_version(path: str | Path) -> int:
     """The journal's version (its ``PRAGMA user_version``) as a start reads it, the -wal's committed frames laid
     over the file; nothing is created or changed. 0 for a file that is empty or not SQLite's (a start moves that
@@ -404,12 +410,7 @@ def journal_owner(path: str | Path) -> str | None:
 
 def _look(path: Path) -> tuple[int, str | None]:
     """The journal's version and owner, from one read of its committed image."""
-    try:
-        image = CommittedImage(path).read()
-    except PermissionError as exc:
-        raise JournalError(_not_readable(Path(exc.filename or path), exc)) from None
-    except OSError as exc:
-        raise JournalError(f"{path}: cannot read the journal: {cause(exc)}") from None
+    image = _committed(path, CommittedImage(path), writer=True)
     version = _version(image)
     if not image.startswith(b"SQLite format 3\0"):
         return version, None
@@ -433,7 +434,7 @@ def refuse_newer(path: Path, version: int) -> None:
                            f"reads up to version {SCHEMA_VERSION}): update gamebox to play it; nothing was changed")
 
 
-def _not_readable(path: Path, exc: OSError, writer: bool = True) -> str:
+def _not_readable(path: Path, exc: OSError, writer: bool) -> str:
     """A journal file this user may not read, whose it is, and the fix: the box takes it for its own user; a reader
     (``status``) is told to read it as its owner, so the service's journal is never handed to the person asking."""
     user = _user_name(os.getuid())
