@@ -113,7 +113,9 @@ class Journal(GameLog):
             return
         record = self.game(game_id)
         where = ""  # a -wal is also missing after a clean stop: named only where it explains the loss
-        if log_before == 0:
+        if self.moved_aside is not None:
+            where = f" with the damaged journal, moved aside to {self.moved_aside}"
+        elif log_before == 0:
             where = " with its write-ahead log, which was empty"
         elif log_before is None and self.latest() is None:
             where = " with its write-ahead log, which was missing"
@@ -124,7 +126,11 @@ class Journal(GameLog):
                               " ORDER BY id DESC LIMIT 1", (game_id,))
         if lost_before and record is None and previous:  # its end was lost with the new game's start: it resumes
             now += f", game {previous[0][0]} resumes at action {self._good(self.game(previous[0][0]))}"
-        self.losses.append(f"the SD card lost the last {lost + lost_before} acknowledged actions{where}: {now}")
+        after_gap = 0 if record is None else record.actions - self._good(record)  # kept, no longer played
+        if after_gap:  # rows lost in the middle of the game: every action after them leaves play too
+            now += f", so {lost + after_gap} acknowledged actions left play"
+        which = "" if after_gap else "the last "
+        self.losses.append(f"the SD card lost {which}{lost + lost_before} acknowledged actions{where}: {now}")
         self._guard(lambda: write_mark(self.mark_path, f"{game_id} {have} {had}", self._fsync))  # said once
 
     # -- settings ----------------------------------------------------------------

@@ -27,7 +27,10 @@ from controller.cli import main
 from controller.storage.diskcheck import check_storage
 from controller.storage.journal import SCHEMA_VERSION, Journal, box_id, journal_owner, journal_version
 from tests.box.daemon_helpers import started, stopped
-from tests.box.test_journal_truth import PATIENCE, ROOT, accepted, errors, play, start_after_the_cut, until
+from tests.box.storage_faults import corrupt
+from tests.box.test_journal_truth import (
+    PATIENCE, ROOT, accepted, assert_not_said_again, errors, play, start_after_the_cut, until,
+)
 from tests.sim.test_commands import record_game
 
 
@@ -315,3 +318,48 @@ def test_status_on_a_journal_killed_while_it_was_made_says_what_a_start_would_do
         assert again.latest() is None and again.moved_aside is None, folder
         again.close()
     journal.close()
+
+
+def test_a_damaged_journal_moved_aside_is_named_as_the_loss_not_its_write_ahead_log(tmp_path: Path, caplog) -> None:
+    box_with_a_game(tmp_path, 30)  # stopped cleanly: the log folded into the file and removed
+    corrupt(tmp_path / "journal.sqlite")  # the card damages the file itself
+    caplog.clear()
+    lines, shows = start_after_the_cut(tmp_path)
+    [aside] = tmp_path.glob("journal.sqlite.bad-*")
+    assert "journal_lost" in shows and not [line for line in lines if line.startswith("resumed")]
+    assert [e for e in errors(caplog) if "lost" in e] == [
+        f"journal {tmp_path}/journal.sqlite: the SD card lost the last 30 acknowledged actions with the damaged "
+        f"journal, moved aside to {aside}: game 1 is gone"]
+
+
+def test_a_gap_counts_every_acknowledged_action_that_left_play(tmp_path: Path, caplog) -> None:
+    """One damaged row (action 7 of 37): the game resumes at action 7, so 30 acknowledged actions left play, not 1."""
+    box_with_a_game(tmp_path, 37)
+    db = sqlite3.connect(tmp_path / "journal.sqlite")
+    db.execute("DELETE FROM actions WHERE game_id=1 AND seq=7")
+    db.commit()
+    db.close()
+    caplog.clear()
+    lines, _shows = start_after_the_cut(tmp_path)
+    assert "resumed 1 7 " in "\n".join(lines)
+    assert [e for e in errors(caplog) if "lost" in e or "jump" in e] == [
+        f"journal {tmp_path}/journal.sqlite: the SD card lost 1 acknowledged actions: game 1 resumes at action 7, so "
+        "30 acknowledged actions left play",
+        f"journal {tmp_path}/journal.sqlite: game 1's action numbers jump from 6 to 8: the game resumes at action 7, "
+        "the 29 actions after the gap are left out"]
+    assert_not_said_again(tmp_path, caplog)
+
+
+def test_history_never_shows_a_negative_duration_after_the_clock_went_back(tmp_path: Path, capsys) -> None:
+    """A Pi without a real-time clock sets its clock back (a time server's answer, a hand): a game that ended
+    "before" it started has no duration the box can tell."""
+    now = [1_700_000_000.0]
+    journal = Journal(tmp_path / "journal.sqlite", wall=lambda: now[0])
+    for length in (-100.0, 95.0):  # the clock set back during the first game; the second as usual
+        game = journal.start_game("pirates", 2, {}, 0)
+        now[0] += length
+        journal.record(game, 0, {"type": "start_card", "card": "red-pirate-2"}, winners=[0])
+    journal.close()
+    assert main(["history", "--state-dir", str(tmp_path)]) == 0
+    durations = [line.split()[-2] for line in capsys.readouterr().out.splitlines()[1:]]
+    assert durations == ["1:35", "?"]
