@@ -201,6 +201,23 @@ def test_a_journal_of_a_newer_version_is_refused_in_one_line_and_left_as_it_was(
     assert journal_version(tmp_path / "journal.sqlite") == newer
     row = check_storage(tmp_path)[1]  # gamebox doctor
     assert (row.status, row.detail, row.fix) == ("FAULT", said.removeprefix("gamebox: ").strip(), "update gamebox")
+
+
+def test_a_newer_version_still_only_in_the_write_ahead_log_is_refused_too(tmp_path: Path, capsys) -> None:
+    """The newer gamebox was cut off before a checkpoint: its version is only in the -wal, which a start replays."""
+    box, cut = tmp_path / "box", tmp_path / "cut"
+    journal = Journal(box / "journal.sqlite")
+    record_game(journal, "pirates", 2, seed=3, actions=6)
+    journal.db.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")  # written, not checkpointed
+    shutil.copytree(box, cut)  # the power goes
+    journal.close()
+    (cut / "journal.sqlite-shm").unlink()
+    assert journal_version(cut / "journal.sqlite") == SCHEMA_VERSION + 1
+    before = journal_files(cut)
+    assert main(["run", "--state-dir", str(cut), "--profile", "sim"]) == 2
+    said = f"newer gamebox (journal version {SCHEMA_VERSION + 1}; this one reads up to version {SCHEMA_VERSION})"
+    assert said in capsys.readouterr().err
+    assert journal_files(cut) == before
     assert not list(tmp_path.glob("journal.sqlite.bad-*"))
 
 
