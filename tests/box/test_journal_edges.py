@@ -14,19 +14,25 @@ from __future__ import annotations
 import asyncio
 import os
 import pwd
+import queue
 import shutil
+import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 from pathlib import Path
 
 import pytest
 
-from controller.autoplay import Autoplayer
+from bench.power_cut import SEED, daemon, piped_config
+from controller.autoplay import Autoplayer, run_inputs
 from controller.cli import main
+from controller.daemon import IDLE_CHECKPOINT
 from controller.storage.diskcheck import check_storage
 from controller.storage.journal import SCHEMA_VERSION, Journal, box_id, journal_owner, journal_version
 from tests.box.daemon_helpers import started, stopped
+from tests.box.helpers import make_box
 from tests.box.storage_faults import corrupt
 from tests.box.test_journal_truth import (
     PATIENCE, ROOT, accepted, assert_not_said_again, errors, play, start_after_the_cut, until,
@@ -70,6 +76,53 @@ def test_a_deleted_write_ahead_log_is_never_acknowledged_into(tmp_path: Path, ca
     assert not [e for e in errors(caplog) if "lost" in e]
 
 
+def action_lines(where: Path, game: str, players: int, seed: int, actions: int) -> list[list[str]]:
+    """The lines ``gamebox run`` is fed for the menu, then for each of the game's first ``actions`` actions."""
+    box, _stage, clock = make_box(where, seed=SEED, handover=0.0)
+    box.new_game(game, players)
+    auto = Autoplayer(box, seed)
+    groups = [[f"tap control-game-{game}", f"tap control-players-{players}"]]
+    for _ in range(actions):
+        inputs = auto.inputs(auto.choose()[1])
+        groups.append([f"tap {i.value}" if i.kind == "tap" else f"{i.kind} {i.value}" for i in inputs if i.kind != "wait"])
+        run_inputs(box, inputs, clock.advance)
+    return groups
+
+
+def test_a_write_ahead_log_deleted_under_gamebox_run_costs_nothing_acknowledged_at_a_kill(tmp_path: Path) -> None:
+    """The steps as a person takes them: ``gamebox run`` fed through a pipe, ``rm journal.sqlite-wal`` after the
+    first acknowledged actions, more actions, ``kill -9`` the instant the last one is acknowledged, a restart."""
+    groups = action_lines(tmp_path / "reference", "pirates", 2, seed=2, actions=8)
+    state, config = tmp_path / "state", piped_config(tmp_path)
+    config.write_text(config.read_text() + "call_window = 0.5\n")  # a card with no call plays sooner
+    proc = daemon(state, config, stderr=subprocess.PIPE)
+    out: queue.Queue[str] = queue.Queue()
+    threading.Thread(target=lambda: [out.put(line.strip()) for line in proc.stdout], daemon=True).start()
+
+    def play_until_accepted(group: list[str], seq: int) -> None:
+        proc.stdin.write("\n".join(group) + "\n")
+        proc.stdin.flush()
+        while (line := out.get(timeout=PATIENCE)) != f"accepted {seq}":
+            assert not line.startswith("accepted "), f"{line} before accepted {seq}"
+
+    try:
+        proc.stdin.write("\n".join(groups[0]) + "\n")
+        for seq, group in enumerate(groups[1:5]):
+            play_until_accepted(group, seq)
+        (state / "journal.sqlite-wal").unlink()
+        for seq, group in enumerate(groups[5:], start=4):
+            play_until_accepted(group, seq)
+    finally:
+        proc.send_signal(signal.SIGKILL)  # the instant action 7 is acknowledged
+        proc.wait(timeout=PATIENCE)
+    said = [line for line in proc.stderr.read().splitlines() if "write-ahead log" in line]
+    assert len(said) == 1 and "was deleted or replaced" in said[0], said
+    again = daemon(state, config, stderr=subprocess.PIPE)
+    lines, err = again.communicate("", timeout=PATIENCE)
+    assert "resumed 1 8 " in lines, f"the restart lost acknowledged actions: {lines} {err}"
+    assert "lost" not in err, err
+
+
 def test_a_deleted_acknowledged_mark_is_written_again_at_the_next_sync(tmp_path: Path) -> None:
     """The mark is how a start tells that the card lost acknowledged actions: deleted while the box is idle, the
     next sync (the idle one that folds the log in) writes it again, though the mark itself did not change."""
@@ -82,7 +135,8 @@ def test_a_deleted_acknowledged_mark_is_written_again_at_the_next_sync(tmp_path:
         mark = tmp_path / "journal.sqlite-acked"
         written = mark.read_text()
         mark.unlink()
-        await until(lambda: mark.exists(), clock)  # the idle sync, IDLE_CHECKPOINT seconds later
+        await clock.run_for(IDLE_CHECKPOINT + 1)  # the idle sync that folds the log in
+        await until(lambda: mark.exists(), clock)
         assert mark.read_text() == written == "1 5 0\n"
         await stopped(daemon, task)
 
@@ -299,8 +353,7 @@ def test_an_unreadable_journal_names_the_permission_and_its_fix(tmp_path: Path) 
             assert done.returncode == 2 and done.stderr.count("\n") == 1, (command, done.stderr)
             assert done.stderr.startswith(f"gamebox: {journal}: cannot read the journal: Permission denied (owned by "), command
             assert "mode 000" in done.stderr and "unable to open" not in done.stderr, done.stderr
-        said = as_a_user_who_may_not_read("run", "--state-dir", str(tmp_path)).stderr.strip()
-        assert said.endswith(f"let its owner read and write it: chmod u+rw {journal}"), said  # the box's own file
+            assert done.stderr.strip().endswith(f"let its owner read and write it: chmod u+rw {journal}")  # its own
         if os.geteuid() == 0:  # another user's file (a copy made with sudo): the box takes it, a reader reads as its owner
             os.chown(journal, 65534, 65534)
             journal.chmod(0o600)
