@@ -62,8 +62,9 @@ def main() -> None:
             as_cut()
             path = state / "journal.sqlite"
             size = sum(p.stat().st_size for p in state.glob("journal.sqlite*"))
-            print(f"{name} ({size / 1e6:.1f} MB): version and owner read {timed(lambda: journal_owner(path), args.runs)};"
-                  f" whole start {timed(lambda: Journal(path).close(), args.runs, before)}")
+            look = timed(lambda: journal_owner(path), args.runs)
+            print(f"{name} ({size / 1e6:.1f} MB): version and owner read {look}; "
+                  f"whole start {timed(lambda: Journal(path).close(), args.runs, before)}")
 
 if __name__ == "__main__":
     main()

@@ -84,7 +84,8 @@ def action_lines(where: Path, game: str, players: int, seed: int, actions: int) 
     groups = [[f"tap control-game-{game}", f"tap control-players-{players}"]]
     for _ in range(actions):
         inputs = auto.inputs(auto.choose()[1])
-        groups.append([f"tap {i.value}" if i.kind == "tap" else f"{i.kind} {i.value}" for i in inputs if i.kind != "wait"])
+        groups.append([f"tap {i.value}" if i.kind == "tap" else f"{i.kind} {i.value}"
+                       for i in inputs if i.kind != "wait"])
         run_inputs(box, inputs, clock.advance)
     return groups
 
@@ -246,7 +247,8 @@ def test_a_journal_of_a_newer_version_is_refused_in_one_line_and_left_as_it_was(
     db.close()
     before = journal_files(tmp_path)
     said = (f"gamebox: {tmp_path}/journal.sqlite: this journal was written by a newer gamebox (journal version "
-            f"{newer}; this one reads up to version {SCHEMA_VERSION}): update gamebox to play it; nothing was changed\n")
+            f"{newer}; this one reads up to version {SCHEMA_VERSION}): update gamebox to play it; "
+            "nothing was changed\n")
     for command in (["run", "--profile", "sim"], ["status"], ["status", "--json"], ["history"]):
         assert main([*command, "--state-dir", str(tmp_path)]) == 2, command
         out, err = capsys.readouterr()
@@ -351,10 +353,11 @@ def test_an_unreadable_journal_names_the_permission_and_its_fix(tmp_path: Path) 
         for command in ("run", "status"):
             done = as_a_user_who_may_not_read(command, "--state-dir", str(tmp_path))
             assert done.returncode == 2 and done.stderr.count("\n") == 1, (command, done.stderr)
-            assert done.stderr.startswith(f"gamebox: {journal}: cannot read the journal: Permission denied (owned by "), command
+            said = f"gamebox: {journal}: cannot read the journal: Permission denied (owned by "
+            assert done.stderr.startswith(said), command
             assert "mode 000" in done.stderr and "unable to open" not in done.stderr, done.stderr
             assert done.stderr.strip().endswith(f"let its owner read and write it: chmod u+rw {journal}")  # its own
-        if os.geteuid() == 0:  # another user's file (a copy made with sudo): the box takes it, a reader reads as its owner
+        if os.geteuid() == 0:  # another user's file (copied with sudo): the box takes it, a reader reads as its owner
             os.chown(journal, 65534, 65534)
             journal.chmod(0o600)
             me, owner = pwd.getpwuid(0).pw_name, pwd.getpwuid(65534).pw_name
