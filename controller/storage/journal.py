@@ -43,12 +43,13 @@ from typing import Any, Callable
 from controller.storage.gamelog import GameLog, GameRecord
 from controller.storage.boxid import box_id, read_box_id
 from controller.storage.journalfile import (
-    SCHEMA_VERSION, JournalError, NameLost, dumps, journal_owner, journal_version, refuse_newer,
+    SCHEMA_VERSION, JournalError, NameLost, check_owner_and_version, dumps, journal_owner, journal_version,
+    refuse_newer,
 )
 from controller.storage.walsync import write_mark
 
-__all__ = ["SCHEMA_VERSION", "GameRecord", "Journal", "JournalError", "NameLost", "box_id", "journal_owner",
-           "journal_version", "read_box_id", "refuse_newer"]
+__all__ = ["SCHEMA_VERSION", "GameRecord", "Journal", "JournalError", "NameLost", "box_id", "check_owner_and_version",
+           "journal_owner", "journal_version", "read_box_id", "refuse_newer"]
 
 log = logging.getLogger("gamebox.journal")
 

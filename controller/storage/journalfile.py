@@ -114,26 +114,14 @@ class JournalFile:
         self._image = CommittedImage(self.path)  # what a read-only journal reads
         self._reopen = False  # relink copied the journal to its path but could not open it yet
         self._refused: str | None = None  # another box's journal found where this one's was, said once
+        self.box_id: str | None = None  # the box writing here (:func:`~controller.storage.boxid.box_id`)
         if self.path.is_dir():
             raise JournalError(f"{self.path}: the journal is a directory, not a file")
         if read_only:
             self.db = read_moment(self.path, self._image)
             return
         usable_dir(self.path.parent, JournalError, create=True)
-        owner = None
-        if self.path.exists():  # before anything is copied, replayed, upgraded or claimed
-            version, owner = _look(self.path)
-            refuse_newer(self.path, version)
-        try:
-            self.box_id: str = box_id(self.path.parent, owner)  # the box writing here
-        except OSError as exc:
-            raise JournalError(f"{self.path.parent / BOX_ID_NAME}: cannot keep the box's id: "
-                               f"{open_cause(self.path, exc)}") from None
-        if owner is not None and owner != self.box_id:
-            raise JournalError(f"{self.path} is another box's journal (made by box {owner}; this box ({self.box_id}) "
-                               f"never writes into it): nothing was changed; move it out of {self.path.parent} to "
-                               f"start a new journal here, or copy that box's {BOX_ID_NAME} file along with it to "
-                               "play it on this box")
+        self.box_id = check_owner_and_version(self.path, self.path.parent)  # before anything is touched
         self.log_before = self._wal.wal.stat().st_size if self._wal.wal.exists() else None
         self._check_wal()
         try:
@@ -353,6 +341,28 @@ class JournalFile:
             if isinstance(exc, sqlite3.Error):
                 raise JournalError(f"{self.path}: journal write failed: {cause(exc)}") from None
             raise
+
+
+def check_owner_and_version(path: Path, state_dir: Path) -> str:
+    """The id of the box of ``state_dir``, once the journal at ``path`` (if there is one) is known to be neither of a
+    newer version nor another box's: either is one :class:`JournalError` line, and the journal is not touched.
+
+    A start checks its own journal so; a restore checks the journal it would bring back. A state folder without
+    a ``box-id`` takes the journal's (:func:`~controller.storage.boxid.box_id`): a box whose card was wiped is
+    still the box its journal was made by.
+    """
+    version, owner = _look(path) if path.exists() else (0, None)
+    refuse_newer(path, version)
+    try:
+        mine = box_id(state_dir, owner)
+    except OSError as exc:
+        raise JournalError(f"{state_dir / BOX_ID_NAME}: cannot keep the box's id: "
+                           f"{open_cause(state_dir / BOX_ID_NAME, exc)}") from None
+    if owner is not None and owner != mine:
+        raise JournalError(f"{path} is another box's journal (made by box {owner}; this box ({mine}) never writes "
+                           f"into it): nothing was changed; move it out of {state_dir} to start a new journal "
+                           f"here, or copy that box's {BOX_ID_NAME} file along with it to play it on this box")
+    return mine
 
 
 def read_moment(path: Path, image: CommittedImage) -> sqlite3.Connection:

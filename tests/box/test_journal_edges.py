@@ -30,7 +30,9 @@ from controller.autoplay import Autoplayer, run_inputs
 from controller.cli import main
 from controller.daemon import IDLE_CHECKPOINT
 from controller.storage.diskcheck import check_storage
-from controller.storage.journal import SCHEMA_VERSION, Journal, box_id, journal_owner, journal_version
+from controller.storage.journal import (
+    SCHEMA_VERSION, Journal, JournalError, box_id, check_owner_and_version, journal_owner, journal_version,
+)
 from tests.box.daemon_helpers import started, stopped
 from tests.box.helpers import make_box
 from tests.box.storage_faults import corrupt
@@ -214,6 +216,25 @@ def test_a_start_on_another_boxs_journal_refuses_in_one_line_and_changes_nothing
     assert f"box {b_id}" in err and f"this box ({a_id})" in err, err
     assert journal_files(a) == before and journal_owner(a / "journal.sqlite") == b_id
     assert main(["status", "--state-dir", str(a)]) == 0, "a read-only command reads any box's journal"
+
+
+def test_a_journal_brought_back_from_elsewhere_is_checked_as_a_start_checks_it(tmp_path: Path) -> None:
+    """What a restore asks before it puts a kept journal back: from another box, or of a newer version, it is
+    refused in the start's own line; onto a wiped card (no ``box-id``) it is that box's journal again."""
+    a, b, wiped = tmp_path / "a", tmp_path / "b", tmp_path / "wiped"
+    b_id, a_id = box_with_a_game(b, 3), box_with_a_game(a, 2)
+    kept = tmp_path / "kept.sqlite"
+    shutil.copyfile(b / "journal.sqlite", kept)
+    with pytest.raises(JournalError, match=f"another box's journal \\(made by box {b_id}; this box \\({a_id}\\)"):
+        check_owner_and_version(kept, a)
+    wiped.mkdir()
+    assert check_owner_and_version(kept, wiped) == b_id == box_id(wiped)
+    db = sqlite3.connect(kept)
+    db.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    db.close()
+    with pytest.raises(JournalError, match="newer gamebox"):
+        check_owner_and_version(kept, b)
+    assert journal_version(kept) == SCHEMA_VERSION + 1 and journal_owner(kept) == b_id
 
 
 def test_a_box_whose_id_file_was_lost_keeps_its_journal_and_an_older_journal_is_claimed(tmp_path: Path) -> None:
