@@ -23,6 +23,11 @@ durability; :class:`GameLog` (:mod:`controller.storage.gamelog`) the games
 and their actions; :class:`Journal` adds the acknowledged mark, what a
 start recovered and the box's settings.
 
+A journal holds the id of the box that made it (``box-id`` in its state
+folder) and its version (``user_version``): one of another box or of a
+newer gamebox is refused in one line and never touched
+(:func:`check_owner_and_version`, which a restore uses too).
+
 A file is moved aside only when SQLite says it is damaged or it is not a
 gamebox journal; anything else (a full disk, a read-only file, a folder
 owned by someone else) is one line naming the file and the cause. A
