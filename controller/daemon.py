@@ -174,7 +174,7 @@ class Daemon:
                     await room.close()
             self.notify("STOPPING=1")
             self.devices.stop()
-            await self._last_sync(loop)
+            saved = await self._last_sync(loop)
             if self._sync_process is not None:
                 await self._sync_process.close()
             self._disk.shutdown(wait=True)
@@ -182,7 +182,7 @@ class Daemon:
             self.registry.close()
             self.lock.release()
             self.out("stopped")
-        return code
+        return code if saved else 1
 
     # -- the loop ----------------------------------------------------------------------
     async def _pump(self) -> None:
@@ -255,6 +255,8 @@ class Daemon:
     async def _make_durable(self, loop: asyncio.AbstractEventLoop) -> None:
         """fsync what was recorded (in the child process, or an injected fsync on the disk worker) and write the
         acknowledged mark; then make sure the journal's path still names the file written, or nothing counts."""
+        if self.storage_fault is not None:
+            await self._find_journal_again()
         self.journal.check_named()  # no mark written into a folder that is not the journal's
         mark = self.journal.mark(self._marked_game)
         try:
@@ -299,8 +301,6 @@ class Daemon:
                 continue  # idle, and nothing new since the log was last folded in
             ended, self._game_ended = self._game_ended or not batch, False  # a game's end or idle: fold it in
             try:
-                if self.storage_fault is not None:
-                    await self._find_journal_again()
                 await self._make_durable(loop)
                 self._syncs += 1
                 if ended or self._syncs % CHECK_LOG_EVERY == 0:  # fold the log into the file: end, idle or long
@@ -330,18 +330,19 @@ class Daemon:
             self.storage_fault = why
             self.box.fault("journal", why)  # one log line naming the file, and the fault show
 
-    async def _last_sync(self, loop: asyncio.AbstractEventLoop) -> None:
-        """At a stop: make what was recorded durable, and say so, before the journal closes."""
-        if not self._unsynced:
-            return
+    async def _last_sync(self, loop: asyncio.AbstractEventLoop) -> bool:
+        """At a stop: make what was recorded durable and say so; False, said in one line, when it cannot be."""
+        if not self._unsynced and self.storage_fault is None:
+            return True
         try:
-            await self._make_durable(loop)
-        except Exception as exc:  # a disk's refusal, or the error that stopped the syncer: the stop goes on
-            log.error("%s; %d actions may not be on the disk", exc, len(self._unsynced))
-            return
+            await self._make_durable(loop)  # a journal whose folder is back by now is written again first
+        except Exception as exc:  # a disk's refusal, a folder still gone, the error that stopped the syncer
+            log.error("%s; the box stops without it: %s not saved", self.storage_fault or exc, _not_saved(self.box))
+            return False
         for seq in self._unsynced:
             self.out(f"accepted {seq}")
         self._unsynced.clear()
+        return True
 
     def _report_status(self) -> None:
         status = self.box.status_line()
@@ -384,6 +385,11 @@ async def until_stopped(stopping: asyncio.Event, tasks: list[asyncio.Task]) -> i
         return 0
     finally:
         stop.cancel()
+
+
+def _not_saved(box: Box) -> str:
+    """What a box that stops without its journal loses, in words."""
+    return "its games are" if box.game_id is None else f"game {box.game_id} ({box.seq} actions) is"
 
 
 def _tune_buttons(devices: Devices, config: Config) -> None:

@@ -99,7 +99,7 @@ def history_lines(games: list[GameRecord]) -> list[str]:
         else:
             winner = ",".join(f"Player {w + 1}" for w in g.winners or []) or "-"
             minutes, seconds = divmod(int(g.ended - g.started), 60)
-            duration = f"{minutes}:{seconds:02d}"
+            duration = f"{minutes}:{seconds:02d}" if g.ended >= g.started else "?"  # the clock was set back
         lines.append(f"{date:16}  {g.game:11}  {g.players:>7}  {winner:12}  {duration:>8}  {g.actions:>7}")
     if not games:
         lines.append("(no games yet)")

@@ -95,7 +95,8 @@ def _journal_row(path: Path, storage_fix: str) -> Row:
         journal = Journal(path, read_only=True)  # never creates, moves or repairs anything
     except JournalError as exc:
         damaged = any(words in str(exc) for words in ("not a database", "malformed"))
-        return Row("journal", "sqlite", "FAULT", str(exc), _DAMAGED if damaged else storage_fix or f"let this user read it: ls -l {path}")
+        fix = _DAMAGED if damaged else storage_fix or f"let this user read it: ls -l {path}"
+        return Row("journal", "sqlite", "FAULT", str(exc), "update gamebox" if "newer gamebox" in str(exc) else fix)
     try:
         check = journal.db.execute("PRAGMA quick_check").fetchone()[0]
         games = journal.db.execute("SELECT count(*) FROM games").fetchone()[0]

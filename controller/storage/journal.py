@@ -23,6 +23,11 @@ durability; :class:`GameLog` (:mod:`controller.storage.gamelog`) the games
 and their actions; :class:`Journal` adds the acknowledged mark, what a
 start recovered and the box's settings.
 
+A journal holds the id of the box that made it (``box-id`` in its state
+folder) and its version (``user_version``): one of another box or of a
+newer gamebox is refused in one line and never touched
+(:func:`check_owner_and_version`, which a restore uses too).
+
 A file is moved aside only when SQLite says it is damaged or it is not a
 gamebox journal; anything else (a full disk, a read-only file, a folder
 owned by someone else) is one line naming the file and the cause. A
@@ -41,10 +46,15 @@ from pathlib import Path
 from typing import Any, Callable
 
 from controller.storage.gamelog import GameLog, GameRecord
-from controller.storage.journalfile import JournalError, NameLost, dumps
+from controller.storage.boxid import box_id, read_box_id
+from controller.storage.journalfile import (
+    SCHEMA_VERSION, JournalError, NameLost, check_owner_and_version, dumps, journal_owner, journal_version,
+    refuse_newer,
+)
 from controller.storage.walsync import write_mark
 
-__all__ = ["GameRecord", "Journal", "JournalError", "NameLost"]
+__all__ = ["SCHEMA_VERSION", "GameRecord", "Journal", "JournalError", "NameLost", "box_id", "check_owner_and_version",
+           "journal_owner", "journal_version", "read_box_id", "refuse_newer"]
 
 log = logging.getLogger("gamebox.journal")
 
@@ -109,7 +119,9 @@ class Journal(GameLog):
             return
         record = self.game(game_id)
         where = ""  # a -wal is also missing after a clean stop: named only where it explains the loss
-        if log_before == 0:
+        if self.moved_aside is not None:
+            where = f" with the damaged journal, moved aside to {self.moved_aside}"
+        elif log_before == 0:
             where = " with its write-ahead log, which was empty"
         elif log_before is None and self.latest() is None:
             where = " with its write-ahead log, which was missing"
@@ -120,7 +132,11 @@ class Journal(GameLog):
                               " ORDER BY id DESC LIMIT 1", (game_id,))
         if lost_before and record is None and previous:  # its end was lost with the new game's start: it resumes
             now += f", game {previous[0][0]} resumes at action {self._good(self.game(previous[0][0]))}"
-        self.losses.append(f"the SD card lost the last {lost + lost_before} acknowledged actions{where}: {now}")
+        after_gap = 0 if record is None else record.actions - self._good(record)  # kept, no longer played
+        if after_gap:  # rows lost in the middle of the game: every action after them leaves play too
+            now += f", so {lost + after_gap} acknowledged actions left play"
+        which = "" if after_gap else "the last "
+        self.losses.append(f"the SD card lost {which}{lost + lost_before} acknowledged actions{where}: {now}")
         self._guard(lambda: write_mark(self.mark_path, f"{game_id} {have} {had}", self._fsync))  # said once
 
     # -- settings ----------------------------------------------------------------

@@ -9,6 +9,7 @@ file and the cause, and the file is left exactly as it was.
 
 from __future__ import annotations
 
+import itertools
 import logging
 import os
 import shutil
@@ -243,11 +244,29 @@ def wal_damage(path: Path) -> str | None:
 
 
 def keep_copy(path: Path, wall: Callable[[], float]) -> Path:
-    """Copy a damaged -wal file aside before SQLite opens (and later overwrites) it."""
+    """Copy a damaged -wal file aside before SQLite opens (and later overwrites) it, made durable.
+
+    The copy's name is one no earlier copy has (``-1``, ``-2`` after the time when it is taken: two starts in
+    the same second on a Pi without a real-time clock), created exclusively: nothing kept for a person is ever
+    overwritten.
+    """
     wal = path.with_name(path.name + "-wal")
     stamp = time.strftime("%Y%m%d-%H%M%S", time.gmtime(wall()))
-    target = wal.with_name(f"{wal.name}.bad-{stamp}")
-    shutil.copyfile(wal, target)
+    for n in itertools.count():
+        target = wal.with_name(f"{wal.name}.bad-{stamp}" + (f"-{n}" if n else ""))
+        try:
+            fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o644)
+        except FileExistsError:
+            continue
+        break
+    try:
+        with open(fd, "wb") as copy, open(wal, "rb") as source:
+            shutil.copyfileobj(source, copy)
+            copy.flush()
+            os.fsync(copy.fileno())
+    except OSError:
+        target.unlink(missing_ok=True)
+        raise
     return target
 
 

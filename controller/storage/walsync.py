@@ -67,10 +67,11 @@ class WalSync:
     def sync(self, mark: str | None = None) -> None:
         """Raise ``OSError`` when the disk refuses; a missing -wal is done (the log was folded into the file).
 
-        ``mark`` ("GAME WRITTEN BEFORE"), once the log is durable, goes into the acknowledged mark.
+        ``mark`` ("GAME WRITTEN BEFORE"), once the log is durable, goes into the acknowledged mark; written again
+        when the mark was deleted, so a start can still tell what was acknowledged.
         """
         self._sync_log()
-        if mark and mark != self._mark:
+        if mark and (mark != self._mark or not mark_path(self.wal).is_file()):
             try:
                 write_mark(mark_path(self.wal), mark, self._fsync)
             except OSError as exc:
