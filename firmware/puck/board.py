@@ -9,7 +9,7 @@ import select
 import sys
 import time
 
-from machine import WDT, Pin
+from machine import PWRON_RESET, WDT, Pin, reset_cause
 from neopixel import NeoPixel
 
 from puck import settings
@@ -45,6 +45,10 @@ class Board:
     @property
     def has_shake(self) -> bool:
         return self._shake is not None
+
+    def powered_on(self) -> bool:
+        """Did this start come with the power (not a reset of the firmware's own, or the watchdog's)?"""
+        return reset_cause() == PWRON_RESET
 
     def button_down(self) -> bool:
         return self._button.value() == 0  # pulled up: pressed is low

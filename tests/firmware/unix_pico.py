@@ -1,6 +1,6 @@
 """A Pico for MicroPython's unix port: stand-ins beneath the firmware, then firmware/main.py as flashed.
 
-    micropython unix_pico.py FIRMWARE_DIR BOARD_DIR CAUSE WATCHDOG_FD TICKS_AT_BOOT
+    micropython unix_pico.py FIRMWARE_DIR BOARD_DIR CAUSE TELL_FD TICKS_AT_BOOT CTRL_C
 
 One process is one boot of the Pico, run by tests/firmware/usb.py's
 FlashedPico with the USB line (a pseudo-terminal, non-blocking) as standard
@@ -11,10 +11,13 @@ as a Pico's USB does. The stand-ins are as strict as the board:
 - ``time``: the rp2 port's 30-bit ticks, starting at TICKS_AT_BOOT (near the wrap)
 - ``sys.stdin``/``sys.stdout``: the line; a write into a full line waits at most
   500 ms for room, then gives up on the rest (a Pico's USB CDC timeout)
-- ``machine.WDT``: told, feed by feed, through WATCHDOG_FD to FlashedPico, which
+- ``machine.WDT``: told, feed by feed, through TELL_FD to FlashedPico, which
   resets the Pico when a feed is late; ``machine.reset()`` stops here and FlashedPico
   resets it: the USB line goes away and comes back, and the next boot's CAUSE is
   ``3`` (WDT_RESET), where power-on's is ``1``
+- the box's stray 0x03 bytes at the worst moment: while CTRL_C is more than 0 and
+  Ctrl-C is on, each import the firmware begins asks FlashedPico for one, and
+  waits until it has interrupted (or not)
 
 The rest of the board is files in BOARD_DIR:
 
@@ -25,6 +28,7 @@ The rest of the board is files in BOARD_DIR:
 - ``events``: ``boot``, ``kbd_intr <char>``, ``watchdog <ms>``, ``reset``, ``repl``
 """
 
+import builtins
 import io
 import os
 import select as _select
@@ -35,7 +39,7 @@ import time as _time
 import micropython as _micropython
 
 FIRMWARE, BOARD = sys.argv[1], sys.argv[2]
-CAUSE, WATCHDOG, TICKS_AT_BOOT = int(sys.argv[3]), open(int(sys.argv[4]), "wb"), int(sys.argv[5])
+CAUSE, TELL, TICKS_AT_BOOT, CTRL_C = int(sys.argv[3]), open(int(sys.argv[4]), "wb"), int(sys.argv[5]), int(sys.argv[6])
 ISIG = 1  # termios c_lflag: the terminal turns 0x03 into an interrupt
 PERIOD = 1 << 30  # the rp2 port's ticks (MICROPY_PY_TIME_TICKS_PERIOD)
 TX_TIMEOUT_MS = 500  # MICROPY_HW_USB_CDC_TX_TIMEOUT
@@ -87,7 +91,7 @@ class NeoPixel:
 
 
 def tell(what):
-    WATCHDOG.write(what)
+    TELL.write(what)
 
 
 class WDT:
@@ -130,6 +134,24 @@ def kbd_intr(char):
         termios.tcsetattr(0, termios.TCSANOW, attrs)
         _micropython.kbd_intr(char)
         note("kbd_intr %d" % char)
+
+
+def interrupts():
+    return bool(termios.tcgetattr(0)[3] & ISIG)
+
+
+_import = builtins.__import__
+
+
+def importing(name, *args):
+    """An import statement of the firmware's; the box's 0x03 arrives just then, if one is due and Ctrl-C is on."""
+    global CTRL_C
+    if CTRL_C > 0 and interrupts():
+        CTRL_C -= 1
+        tell(b"I")
+        for _ in range(2000):  # a KeyboardInterrupt ends this as soon as the byte is there
+            _time.sleep_ms(1)
+    return _import(name, *args)
 
 
 _BOOTED = _time.ticks_ms()
@@ -194,6 +216,7 @@ for name in ("path", "modules", "implementation", "print_exception", "exit", "ar
 sys.path.insert(0, FIRMWARE)
 sys.modules["machine"], sys.modules["neopixel"], sys.modules["micropython"] = machine, neopixel, micropython
 sys.modules["time"], sys.modules["sys"] = time, pico_sys
+builtins.__import__ = importing
 
 with open(FIRMWARE + "/main.py") as source:
     MAIN = source.read()  # read before Ctrl-C is on, as a Pico's flash is no system call to interrupt
@@ -202,5 +225,12 @@ try:
     kbd_intr(3)  # as after a reset
     exec(MAIN, {"__name__": "__main__"})  # runs the firmware
 except BaseException as error:  # out to the REPL, as on a Pico: the traceback goes down the line
+    try:
+        try:
+            kbd_intr(-1)  # a Pico at its prompt takes a further 0x03 in its stride; this one stops listening
+        except KeyboardInterrupt:  # one that came before the terminal stopped
+            kbd_intr(-1)
+    except KeyboardInterrupt:
+        pass
     sys.print_exception(error, pico_sys.stdout)
 note("repl")  # a Pico would sit at its prompt now; this one stops

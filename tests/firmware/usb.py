@@ -177,7 +177,7 @@ class FlashedPico:
     """
 
     def __init__(self, cable: UsbCable, board: Path, micropython: str, firmware: Path, heap: str = "",
-                 wrap_in_ms: int = 1000) -> None:
+                 wrap_in_ms: int = 1000, ctrl_c: int = 0) -> None:
         self.cable, self.board, self.firmware = cable, board, firmware
         board.mkdir(parents=True, exist_ok=True)
         self._command = [micropython, *(["-X", f"heapsize={heap}"] if heap else []), str(HERE / "unix_pico.py"),
@@ -187,6 +187,7 @@ class FlashedPico:
         self.mode = "carry"  # or "stall": the box reads nothing; or "hold": nobody reads, as with the port closed
         self.kept = b""  # what the puck wrote while held: a Pico's USB buffer keeps the last 256 bytes
         self.from_box = b""  # what the box wrote while held (it never reaches the puck)
+        self.ctrl_c = ctrl_c  # 0x03 bytes still to send just as the firmware imports with Ctrl-C on (unix_pico.py)
         self.process: subprocess.Popen[bytes] | None = None
         self._line = -1
         self._line_name = ""
@@ -217,7 +218,7 @@ class FlashedPico:
         os.set_blocking(line, False)  # unix_pico.py's writes give up as a Pico's do, not wait for ever
         told, tells = os.pipe()
         self.process = subprocess.Popen(
-            ["setsid", "--ctty", *self._command, str(cause), str(tells), str(self._ticks_at_boot)],
+            ["setsid", "--ctty", *self._command, str(cause), str(tells), str(self._ticks_at_boot), str(self.ctrl_c)],
             stdin=line, stdout=line, stderr=self._stderr, close_fds=True, pass_fds=(tells,),
         )
         os.close(line)
@@ -248,6 +249,10 @@ class FlashedPico:
                         os.write(self._line if end == self.cable.master else self.cable.master, data)
             except (OSError, ValueError):  # the firmware stopped (its end closed), or the cable is out
                 return "stopped" if self.process is None or self.process.poll() is not None else "over"
+            if b"I" in told:  # the firmware imports with Ctrl-C on: the box's 0x03 comes now
+                told = told.replace(b"I", b"")
+                self.ctrl_c -= 1
+                os.write(self._line, b"\x03")
             if b"R" in told:
                 return "reset"
             while b"W" in told and b"\n" in told[told.index(b"W"):]:  # the firmware started the watchdog
