@@ -102,7 +102,7 @@ class StandInBoard:
         data, self.incoming = self.incoming, b""
         return data
 
-    def write(self, data):
+    def write(self, data, press=False):
         self.written += data
 
     def flush(self):
