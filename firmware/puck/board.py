@@ -101,9 +101,12 @@ class Board:
             sent += 1
 
     def discard(self) -> None:
-        """Forget what has not gone out yet (the box has opened the line anew: it is stale)."""
+        """Forget the lines waiting (the box has opened the line anew: they are stale).
+
+        The line on its way is finished, so the next begins after its newline,
+        never glued onto half a line.
+        """
         self._presses, self._answers = [], []
-        self._sending, self._next = b"", 0
 
     def _waiting(self) -> int:
         return len(self._sending) - self._next + sum(len(line) for line in self._presses + self._answers)

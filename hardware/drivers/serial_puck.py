@@ -49,7 +49,8 @@ MISSED = 3
 #: How long one read waits (real seconds), so the thread looks at the clock this often.
 READ_TIMEOUT = 0.05
 MAX_LINE = 80  # characters, not counting the ending (\n or \r\n)
-#: At most one ERR answer per this many seconds: a puck fallen back to its REPL echoes what it is sent.
+#: At most one ERR answer, and one face sent again for a line the puck refused, per this many seconds:
+#: a puck fallen back to its REPL echoes what it is sent.
 ERR_EVERY = 1.0
 
 
@@ -141,6 +142,7 @@ class SerialPuck(Threaded, DiePuck):
         self._unanswered = 0
         self._ping_due = 0.0
         self._last_err = float("-inf")
+        self._last_resend = float("-inf")
         self._link = ""  # named in this connection's HELLO; the puck's lines count once its HELLO names it
 
     # -- the box's side -------------------------------------------------------------
@@ -253,6 +255,8 @@ class SerialPuck(Threaded, DiePuck):
             log.warning("%s says: %s", self.device, rest)
         elif verb == "ERR" or line.startswith("HELLO gamebox"):
             log.warning("%s did not understand the box: %s", self.device, line)
+            if verb == "ERR" and self.info is not None and not rest.startswith("bad-face"):
+                self._resend_face()
         elif verb == "HELLO" and (info := parse_hello(rest)) is not None:
             if info.link not in (None, self._link):  # at power-on ("-"), or an answer to an earlier opening
                 log.info("%s: a HELLO that does not answer this link (%s), waiting for one", self.device, info.link)
@@ -286,6 +290,18 @@ class SerialPuck(Threaded, DiePuck):
             self._last_err = now
             self._write(f"ERR {reason} {line[:32]}".strip())
 
+    def _resend_face(self) -> None:
+        """A line of the box's came to the puck spoiled (noise, or glued to a stray byte): send the face again.
+
+        The face is all the puck keeps of what the box said; a PING comes
+        again each second, a HELLO until it is answered. A face the puck
+        does not have (``bad-face``) is not sent again: it would be refused again.
+        """
+        now = self._clock.monotonic()
+        if self._face is not None and now - self._last_resend >= ERR_EVERY:
+            self._last_resend = now
+            self._write(f"FACE {self._face}")
+
     def _introduction(self) -> str:
         return f"HELLO gamebox proto={PROTOCOL} link={self._link}"
 
@@ -302,4 +318,6 @@ class SerialPuck(Threaded, DiePuck):
         if port is None:
             return
         with self._write_lock:
-            port.write(f"{line}\n".encode("ascii", "replace"))
+            # The line starts after a newline too: whatever came before it (a stray byte, the start
+            # of a line cut off) ends there as a line of its own, and this one is whole.
+            port.write(f"\n{line}\n".encode("ascii", "replace"))

@@ -81,3 +81,19 @@ def test_a_press_is_never_dropped_for_an_answer_however_the_box_floods_the_line(
         said = flooded(flood, 20)
         assert sum(1 for line in said if line.startswith(b"PRESS")) == 20, flood
         assert answer in said, "answers still go out, in the room the presses leave"
+
+
+def test_the_line_on_its_way_when_the_box_says_hello_is_finished_so_the_answer_is_a_line_of_its_own():
+    with open(BASE + ".in", "wb") as line:
+        line.write(b"PING\nPING\n")
+    with open(BASE + ".in", "rb") as stdin, open(BASE + ".out", "wb") as stdout:
+        board = Board(stdin=stdin, stdout=stdout, ticks_ms=lambda: 0)
+        app = App(board)
+        app.step()  # its HELLO and the PONGs: more than a pass writes, so the second PONG is on its way
+        with open(BASE + ".in", "ab") as line:
+            line.write(b"HELLO gamebox proto=1 link=ab\n")
+        app.step()
+        app.step()
+    with open(BASE + ".out", "rb") as said:
+        lines = said.read().decode().split("\n")
+    assert lines[1:3] == ["PONG", "PONG"] and lines[3].startswith("HELLO ") and lines[3].endswith(" link=ab"), lines

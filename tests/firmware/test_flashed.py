@@ -266,3 +266,18 @@ def test_a_pico_without_the_memory_to_import_resets_and_the_compiled_firmware_fi
         assert table.pico.events().count("boot") == 1
 
     asyncio.run(scenario())
+
+
+def test_a_stray_byte_or_half_a_line_before_the_box_s_face_never_loses_the_face(tmp_path: Path, shipped: Path):
+    async def scenario() -> None:
+        async with flashed(tmp_path, shipped) as table:
+            cable, pico, die = table.cable, table.pico, table.die
+            assert wait_until(table.linked)
+            cable.box_says(b"\x03")  # a stray byte just before the box's line
+            die.show("cat")
+            assert wait_until(lambda: shows(pico, "cat")), "the face came through"
+            cable.box_says(b"FAC")  # the start of a line that never ended
+            die.show("dog")
+            assert wait_until(lambda: shows(pico, "dog")), "not glued onto it"
+
+    asyncio.run(scenario())

@@ -308,3 +308,27 @@ def test_after_an_outage_the_next_reconnect_waits_briefly_again(tmp_path: Path):
             cable.unplug()
     finally:
         die.stop()
+
+
+def test_the_box_sends_again_a_face_the_puck_refused_at_most_once_a_second_and_each_line_after_a_newline(tmp_path: Path):
+    with connected(tmp_path) as link:
+        cable, clock, die = link.cable, link.clock, link.die
+
+        def heard_all(probe: str) -> None:
+            """Once the box has answered ``probe``, it has heard every line before it; then a second passes."""
+            cable.puck_says(probe)
+            assert cable.wait_for(f"ERR unknown {probe}")
+            clock.advance(1.0)
+
+        die.show("cat")
+        assert cable.wait_for("FACE cat")
+        assert cable.heard.endswith(b"\nFACE cat\n"), "a stray byte before it ends as a line of its own"
+        cable.puck_says("ERR unknown ?FACE cat")  # a stray byte swallowed the line's start
+        assert wait_until(lambda: cable.lines().count("FACE cat") == 2), "sent again"
+        cable.puck_says("ERR too-long")  # within the second: not again, so a puck at its REPL is no flood
+        heard_all("WIBBLE")
+        cable.puck_says("ERR bad-face cat")  # it has no such face: sending it again changes nothing
+        heard_all("WOBBLE")
+        assert cable.lines().count("FACE cat") == 2
+        cable.puck_says("ERR unknown FACFACE cat")  # a partial line glued onto it
+        assert wait_until(lambda: cable.lines().count("FACE cat") == 3)
