@@ -99,6 +99,8 @@ def said(caplog: pytest.LogCaptureFixture, text: str) -> bool:
 
 
 def test_the_flashed_firmware_links_rolls_and_shows_the_box_s_face(tmp_path: Path, shipped: Path):
+    from puck import VERSION
+
     async def scenario() -> None:
         async with flashed(tmp_path, shipped) as table:
             assert wait_until(table.linked), "the puck answered the box's HELLO"
@@ -106,7 +108,7 @@ def test_the_flashed_firmware_links_rolls_and_shows_the_box_s_face(tmp_path: Pat
             await table.roll()
             table.die.show("dog")
             assert wait_until(lambda: shows(table.pico, "dog"), timeout=10)
-        assert info is not None and info.version == "1.1.0" and info.leds == 12 and info.link not in (None, "-")
+        assert info is not None and info.version == VERSION and info.leds == 12 and info.link not in (None, "-")
         assert {"kbd_intr -1", "watchdog 8000"} <= set(table.pico.events())
 
     asyncio.run(scenario())

@@ -40,6 +40,11 @@ def press(puck, start, down_ms=80, up_ms=80):
     return hold(puck, False, hold(puck, True, start, down_ms), up_ms)
 
 
+def said(puck):
+    """The lines the puck has to send, without the ticks a PRESS or a PONG carries (see the tests of the ticks)."""
+    return [line.split(" t=")[0] for line in puck.take_lines()]
+
+
 def lit(pixels):
     return [rgb != (0, 0, 0) for rgb in pixels]
 
@@ -56,7 +61,7 @@ def test_a_press_is_one_press_line_however_the_contacts_chatter():
         puck.button(level, now)
         now += 2
     hold(puck, False, now, 60)
-    assert puck.take_lines() == ["PRESS"]
+    assert said(puck) == ["PRESS"]
 
 
 def test_chatter_shorter_than_the_debounce_time_is_no_press():
@@ -72,7 +77,7 @@ def test_ten_presses_a_second_are_ten_presses():
     for _ in range(10):
         now = press(puck, now, down_ms=50, up_ms=50)
     assert now == 1000
-    assert puck.take_lines() == ["PRESS"] * 10
+    assert said(puck) == ["PRESS"] * 10
 
 
 def test_a_press_across_the_ticks_wrap_still_counts():
@@ -82,8 +87,23 @@ def test_a_press_across_the_ticks_wrap_still_counts():
     for _ in range(20):
         puck.button(True, ticks.add(now, 0))
         now += 5
-    assert puck.take_lines() == ["PRESS"]
+    assert said(puck) == ["PRESS"]
     assert ticks.diff(5, ticks.PERIOD - 5) == 10
+
+
+def test_a_press_and_a_pong_carry_the_puck_s_ticks_across_the_wrap():
+    """So a box that could not read for a while can tell an old press from a new one (PROTOCOL.md, "Presses")."""
+    start = ticks.PERIOD - 10
+    puck = booted(start)
+    puck.received("PING", start)
+    now = start
+    for _ in range(12):
+        puck.button(True, now)
+        now = ticks.add(now, 5)
+    pressed = ticks.add(start, settings.DEBOUNCE_MS)
+    assert pressed < start, "past the wrap"
+    assert puck.take_lines() == ["PONG t=%d" % start, "PRESS t=%d" % pressed], "the moment the press counted"
+    assert len("PRESS t=%d" % (ticks.PERIOD - 1)) <= 80
 
 
 def test_the_ticks_are_micropython_s_own_there_and_the_rp2_port_s_arithmetic_under_cpython():
@@ -115,11 +135,11 @@ def test_a_bump_is_not_a_shake_and_a_shake_is_one_roll():
     now = rattle(puck, 0, 2)  # set down on the table
     assert puck.take_lines() == []
     now = rattle(puck, now + 2000, 30)  # shaken for over a second
-    assert puck.take_lines() == ["PRESS"]
+    assert said(puck) == ["PRESS"]
     puck.received("PING", now)  # the box is still there
     puck.take_lines()
     rattle(puck, now + settings.SHAKE_REST_MS, settings.SHAKE_EDGES)
-    assert puck.take_lines() == ["PRESS"], "a new shake after the rest is a new roll"
+    assert said(puck) == ["PRESS"], "a new shake after the rest is a new roll"
 
 
 def test_a_slow_wobble_is_not_a_shake():
@@ -205,7 +225,7 @@ def test_the_ring_dims_when_idle_and_a_press_wakes_it():
     dim = puck.frame(t)
     assert lit(dim) == lit(awake) and max(max(rgb) for rgb in dim) < max(max(rgb) for rgb in awake) / 3
     now = press(puck, t)
-    assert puck.take_lines() == ["PRESS"], "the waking press rolls too"
+    assert said(puck) == ["PRESS"], "the waking press rolls too"
     puck.received("FACE cat", now)
     puck.tick(now + settings.MIN_SPIN_MS)
     assert puck.frame(now + settings.MIN_SPIN_MS) == awake
@@ -252,7 +272,7 @@ def test_a_week_untouched_stays_dim_and_a_week_without_the_box_stays_waiting_acr
         assert max(max(rgb) for rgb in watched.frame(now)) < bright / 3, "dim after a minute, and still dim"
         assert alone.picture(now)[0] == "waiting", "a box silent for days is still away"
     now = press(watched, now)
-    assert watched.take_lines() == ["PRESS"] and not watched.idle(now), "a press wakes it"
+    assert said(watched) == ["PRESS"] and not watched.idle(now), "a press wakes it"
 
 
 # -- the link -------------------------------------------------------------------------
@@ -274,7 +294,7 @@ def test_a_ping_is_answered_and_silence_is_a_lost_link_shown_on_the_ring():
     puck = Puck(0, LEDS)
     assert not puck.linked(0) and lit(puck.frame(0)) == lit(ring.waiting(LEDS, 0)), "no box yet"
     puck.received("PING", 100)
-    assert puck.take_lines()[-1] == "PONG"
+    assert said(puck)[-1] == "PONG"
     puck.received("FACE mouse", 200)
     assert puck.linked(200 + settings.LINK_TIMEOUT_MS - 1)
     late = 200 + settings.LINK_TIMEOUT_MS
@@ -306,7 +326,7 @@ def test_a_press_while_the_box_is_silent_is_not_sent_so_it_cannot_roll_later():
     assert puck.picture(now)[0] == "waiting", "no spin: the ring keeps saying the box is away"
     puck.received("PING", now)
     press(puck, now)
-    assert puck.take_lines() == ["PONG", "PRESS"]
+    assert said(puck) == ["PONG", "PRESS"]
 
 
 def test_lines_it_does_not_understand_are_answered_never_obeyed():
@@ -359,10 +379,10 @@ def test_the_main_loop_reads_the_line_writes_answers_and_draws_only_changes():
     board.now = 10
     app.step()
     app.step()
-    assert board.written.endswith(b"PONG\n")
+    assert b"\nPONG t=10\n" in board.written
     assert len(board.shown) == 2 and lit(board.shown[-1]) == faces.pattern("cat", LEDS)
     board.down = True
     for _ in range(5):
         board.now += 10
         app.step()
-    assert board.written.endswith(b"PRESS\n")
+    assert b"\nPRESS t=" in board.written
