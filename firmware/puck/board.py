@@ -121,6 +121,10 @@ class Board:
             self._watchdog.feed()
         self._ready(ms)
 
+    def pause(self, ms: int) -> None:
+        """Sleep ``ms``, whatever the line holds (before the main loop reads it)."""
+        time.sleep_ms(ms)
+
     def show(self, pixels: list) -> None:
         for index, rgb in enumerate(pixels):
             self._ring[index] = rgb

@@ -14,6 +14,7 @@ except ImportError:
 
 from puck.app import App  # noqa: E402
 from puck.core import Puck  # noqa: E402
+from puck.hold import REPL, RUN, PowerOnHold  # noqa: E402
 from puck.protocol import FACES, TOO_LONG, LineReader  # noqa: E402
 
 LEDS = 12
@@ -367,6 +368,53 @@ def test_noise_from_the_line_becomes_err_answers():
     for line in LineReader().feed(b"\xfe\xfe\n" + b"y" * 200 + b"\n"):
         puck.received(line, 0)
     assert puck.take_lines() == ["ERR unknown ??", "ERR too-long"]
+
+
+# -- the button held from power-on ------------------------------------------------------
+def held_from_power_on(down_ms, start=0, up_ms=100, every=10):
+    """The button down from power-on for ``down_ms``, then up: the choice, when it came, and the frames."""
+    hold = PowerOnHold(start, LEDS)
+    frames = []
+    now = start
+    while ticks.diff(now, start) < down_ms + up_ms:
+        choice = hold.update(ticks.diff(now, start) < down_ms, now)
+        frames.append(hold.frame(now))
+        if choice is not None:
+            return choice, ticks.diff(now, start), frames
+        now = ticks.add(now, every)
+    return None, None, frames
+
+
+def test_a_press_at_power_on_shorter_than_the_ring_takes_to_fill_starts_the_puck():
+    """A child pressing, or a brown-out while the button is down: the puck starts as soon as it is let go."""
+    choice, at, frames = held_from_power_on(500)
+    assert choice == RUN and at < 500 + 2 * settings.DEBOUNCE_MS
+    lit_counts = [sum(lit(frame)) for frame in frames]
+    assert lit_counts[0] >= 1 and lit_counts == sorted(lit_counts) and lit_counts[-1] < LEDS, "it fills as it is held"
+
+
+def test_held_until_the_ring_is_full_and_let_go_stops_the_puck_for_flashing_with_the_ring_saying_so():
+    start = ticks.add(0, -1000)  # across the ticks' wrap too
+    choice, at, frames = held_from_power_on(settings.STOP_HOLD_MS + 500, start)
+    assert choice == REPL
+    full = [index for index, frame in enumerate(frames) if sum(lit(frame)) == LEDS]
+    assert full and full[0] * 10 >= settings.STOP_HOLD_MS, "the ring is full, let go now, once letting go stops it"
+    assert lit(frames[-1]) == [index % 2 == 0 for index in range(LEDS)], "stopped: every other pixel, still"
+    assert ring.current_ma(frames[-2]) <= settings.USB_MA - settings.PICO_MA - LEDS * settings.LED_IDLE_MA
+
+
+def test_a_puck_lying_on_its_button_starts_anyway():
+    choice, at, _frames = held_from_power_on(10 * 60000, up_ms=0)
+    assert choice == RUN and at == settings.STOP_HOLD_MS + settings.STOP_LET_GO_MS
+
+
+def test_a_bounce_while_held_is_not_letting_go():
+    hold = PowerOnHold(0, LEDS)
+    for now in range(0, settings.STOP_HOLD_MS + 200, 5):
+        bouncing = 1000 <= now < 1000 + settings.DEBOUNCE_MS - 5
+        assert hold.update(not bouncing, now) is None
+    assert hold.update(False, settings.STOP_HOLD_MS + 200) is None
+    assert hold.update(False, settings.STOP_HOLD_MS + 200 + settings.DEBOUNCE_MS) == REPL
 
 
 # -- the main loop on a stand-in board --------------------------------------------------
