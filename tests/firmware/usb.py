@@ -172,7 +172,7 @@ class FlashedPico:
     than the firmware asked for resets it) and its reset: the process ends,
     the cable is unplugged and plugged in again (the Pico's USB goes away and
     comes back), and the next boot starts. The board's pins, ring and events
-    are files in ``board``; ``firmware`` is what was flashed (firmware/build.py's
+    are files in ``board``; ``firmware`` is what was flashed (firmware/build.sh's
     output). Its clock is real: tests wait for what it does by condition.
     """
 
@@ -199,11 +199,11 @@ class FlashedPico:
     def _run(self) -> None:
         cause = PWRON_RESET
         while not self._stop.is_set():
-            watchdog = self._boot(cause)
+            told = self._boot(cause)
             try:
-                ended = self._carry(watchdog)
+                ended = self._carry(told)
             finally:
-                self._shut_down(watchdog)
+                self._shut_down(told)
             if ended != "reset":
                 return  # at its REPL, or the test is over
             self.kept = b""  # the Pico's RAM, its USB buffer included, is gone
@@ -225,20 +225,23 @@ class FlashedPico:
         os.close(tells)
         return told
 
-    def _carry(self, watchdog: int) -> str:
-        """Carry bytes until the Pico resets ("reset") or stops ("stopped"), or the test ends ("over")."""
+    def _carry(self, told: int) -> str:
+        """Carry bytes until the Pico resets ("reset") or stops ("stopped"), or the test ends ("over").
+
+        ``told`` is what unix_pico.py tells: W<ms> (the watchdog started), F (fed), R (reset), I (0x03, please).
+        """
         timeout: float | None = None  # the watchdog's, once the firmware starts it
         due = 0.0
-        told = b""
+        heard = b""
         while not self._stop.is_set():
             mode = self.mode
             self._turns += 1
-            ends = [watchdog] + ([self.cable.master] if mode == "stall" else [self.cable.master, self._line])
+            ends = [told] + ([self.cable.master] if mode == "stall" else [self.cable.master, self._line])
             try:
                 for end in select.select(ends, [], [], 0.02)[0]:
                     data = os.read(end, 4096)
-                    if end == watchdog:
-                        told += data
+                    if end == told:
+                        heard += data
                     elif not data:
                         return "stopped"
                     elif mode == "hold" and end == self._line:
@@ -249,19 +252,19 @@ class FlashedPico:
                         os.write(self._line if end == self.cable.master else self.cable.master, data)
             except (OSError, ValueError):  # the firmware stopped (its end closed), or the cable is out
                 return "stopped" if self.process is None or self.process.poll() is not None else "over"
-            if b"I" in told:  # the firmware imports with Ctrl-C on: the box's 0x03 comes now
-                told = told.replace(b"I", b"")
+            if b"I" in heard:  # the firmware imports with Ctrl-C on: the box's 0x03 comes now
+                heard = heard.replace(b"I", b"")
                 self.ctrl_c -= 1
                 os.write(self._line, b"\x03")
-            if b"R" in told:
+            if b"R" in heard:
                 return "reset"
-            while b"W" in told and b"\n" in told[told.index(b"W"):]:  # the firmware started the watchdog
-                start = told.index(b"W")
-                end = told.index(b"\n", start)
-                timeout, told = int(told[start + 1 : end]) / 1000, told[:start] + told[end + 1 :]
+            while b"W" in heard and b"\n" in heard[heard.index(b"W"):]:  # the firmware started the watchdog
+                start = heard.index(b"W")
+                end = heard.index(b"\n", start)
+                timeout, heard = int(heard[start + 1 : end]) / 1000, heard[:start] + heard[end + 1 :]
                 due = time.monotonic() + timeout
-            if b"F" in told:
-                told = b""
+            if b"F" in heard:
+                heard = b""
                 if timeout is not None:
                     due = time.monotonic() + timeout
             if timeout is not None and time.monotonic() > due:
@@ -270,14 +273,14 @@ class FlashedPico:
                 return "reset"
         return "over"
 
-    def _shut_down(self, watchdog: int) -> None:
+    def _shut_down(self, told: int) -> None:
         process = self.process
         if process is not None and process.poll() is None:
             process.kill()
         if process is not None:
             process.wait(5)
         os.close(self._line)
-        os.close(watchdog)
+        os.close(told)
 
     def switch(self, mode: str) -> None:
         """``carry``, ``stall`` or ``hold``, in force once this returns."""
