@@ -32,7 +32,7 @@ class QuietBoard(StandInBoard):
 
     has_shake = True
 
-    def write(self, data):
+    def write(self, data, press=False):
         pass
 
     def show(self, pixels):

@@ -6,6 +6,6 @@ puck's behaviour is tested on a PC; ``board`` is the thin layer over
 """
 
 #: The firmware's own version, sent in HELLO; doctor shows it.
-VERSION = "1.1.0"
+VERSION = "1.2.0"
 #: The protocol this firmware speaks (firmware/PROTOCOL.md).
 PROTOCOL = 1

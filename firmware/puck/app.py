@@ -28,7 +28,7 @@ class App:
             puck.shake(board.shaken(), now)
         puck.tick(now)
         for line in puck.take_lines():
-            board.write(line.encode() + b"\n")
+            board.write(line.encode() + b"\n", line.startswith("PRESS"))
         board.flush()
         pixels = puck.frame(now)
         if pixels is not self._shown:

@@ -9,14 +9,14 @@ import select
 import sys
 import time
 
-from machine import WDT, Pin
+from machine import PWRON_RESET, WDT, Pin, reset_cause
 from neopixel import NeoPixel
 
 from puck import settings
 
 READ_MAX = 64  # bytes taken off the line per loop pass
 WRITE_MAX = 64  # bytes put on the line per loop pass
-UNSENT_MAX = 256  # bytes kept for a box that has stopped reading; a line that does not fit is dropped
+UNSENT_MAX = 256  # bytes kept for a box that has stopped reading; an answer that does not fit is dropped
 
 
 class Board:
@@ -39,12 +39,18 @@ class Board:
         self._poll.register(stdin if stdin is not None else sys.stdin, select.POLLIN)  # the documented way to poll USB
         self._room = select.poll()
         self._room.register(stdout if stdout is not None else sys.stdout, select.POLLOUT)
-        self._unsent = bytearray()
+        self._sending, self._next = b"", 0  # the line on its way, and how much of it has gone
+        self._presses: list = []  # whole lines waiting: presses first, then answers
+        self._answers: list = []
         self._watchdog: WDT | None = None
 
     @property
     def has_shake(self) -> bool:
         return self._shake is not None
+
+    def powered_on(self) -> bool:
+        """Did this start come with the power (not a reset of the firmware's own, or the watchdog's)?"""
+        return reset_cause() == PWRON_RESET
 
     def button_down(self) -> bool:
         return self._button.value() == 0  # pulled up: pressed is low
@@ -62,10 +68,21 @@ class Board:
             data.extend(byte)
         return bytes(data)
 
-    def write(self, data: bytes) -> None:
-        """Queue ``data`` (one whole line) for :meth:`flush`; dropped whole if too much waits already."""
-        if len(self._unsent) + len(data) <= UNSENT_MAX:
-            self._unsent.extend(data)
+    def write(self, data: bytes, press: bool = False) -> None:
+        """Queue ``data`` (one whole line) for :meth:`flush`.
+
+        A press goes out before every answer still waiting, and answers make
+        room for it; an answer that does not fit is dropped whole. So a box
+        that floods the line with lines to answer still gets every press.
+        """
+        if press:
+            self._presses.append(data)
+            while self._waiting() > UNSENT_MAX and self._answers:
+                self._answers.pop()  # the newest answer: the box asks again soon enough
+            while self._waiting() > UNSENT_MAX and len(self._presses) > 1:
+                self._presses.pop(0)  # a box that reads nothing at all gets the latest presses
+        elif self._waiting() + len(data) <= UNSENT_MAX:
+            self._answers.append(data)
 
     def flush(self) -> None:
         """Put what waits on the line, a byte at a time while the line has room for one: never wait.
@@ -74,15 +91,25 @@ class Board:
         the loop: on a Pico a write into a full USB buffer waits up to 500 ms.
         """
         sent = 0
-        while sent < len(self._unsent) and sent < WRITE_MAX and self._room.poll(0):
-            self._out.write(self._unsent[sent : sent + 1])
+        while sent < WRITE_MAX and self._room.poll(0):
+            if self._next >= len(self._sending):
+                if not (self._presses or self._answers):
+                    break
+                self._sending, self._next = (self._presses or self._answers).pop(0), 0
+            self._out.write(self._sending[self._next : self._next + 1])
+            self._next += 1
             sent += 1
-        if sent:
-            self._unsent = self._unsent[sent:]
 
     def discard(self) -> None:
-        """Forget what has not gone out yet (the box has opened the line anew: it is stale)."""
-        self._unsent = bytearray()
+        """Forget the lines waiting (the box has opened the line anew: they are stale).
+
+        The line on its way is finished, so the next begins after its newline,
+        never glued onto half a line.
+        """
+        self._presses, self._answers = [], []
+
+    def _waiting(self) -> int:
+        return len(self._sending) - self._next + sum(len(line) for line in self._presses + self._answers)
 
     def start_watchdog(self, ms: int) -> None:
         """Reset the Pico if the loop stops waiting (puck.app) for ``ms``; it cannot be stopped again."""
@@ -93,6 +120,10 @@ class Board:
         if self._watchdog is not None:
             self._watchdog.feed()
         self._ready(ms)
+
+    def pause(self, ms: int) -> None:
+        """Sleep ``ms``, whatever the line holds (before the main loop reads it)."""
+        time.sleep_ms(ms)
 
     def show(self, pixels: list) -> None:
         for index, rgb in enumerate(pixels):

@@ -59,7 +59,7 @@ class Puck:
             return
         verb, rest = split(line)
         if verb == "PING":
-            self._say("PONG")
+            self._say("PONG t=%d" % now)  # the box sets its reckoning of the puck's ticks by it
         elif verb == "FACE":
             if rest in FACES:
                 self._show(rest, now)
@@ -160,7 +160,7 @@ class Puck:
             return
         self.spinning_since = now
         self.pending_face = None
-        self._say("PRESS")
+        self._say("PRESS t=%d" % now)  # when: a box that could not read for a while drops an old one
 
     def _show(self, face: str, now: int) -> None:
         self.last_touch = now

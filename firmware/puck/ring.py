@@ -2,6 +2,7 @@
 
 WHITE = (255, 255, 255)
 AMBER = (255, 120, 0)
+VIOLET = (150, 0, 255)  # the button held at power-on (puck.hold): no face is violet
 SPIN_TAIL = (1.0, 0.45, 0.2, 0.08)  # the comet's head and its fading tail
 SPIN_START_MS = 45  # ms per pixel when the roll starts; it slows like a die coming to rest
 SPIN_SLOWING = 4  # ms per pixel added each step
@@ -38,6 +39,16 @@ def ready(leds: int, position: int) -> list:
 
 def ready_position(leds: int, now: int) -> int:
     return (now // (READY_TURN_MS // leds)) % leds
+
+
+def filling(leds: int, lit: int) -> list:
+    """The button held at power-on: ``lit`` pixels of the ring violet, from the top, as it fills."""
+    return [VIOLET if index < lit else (0, 0, 0) for index in range(leds)]
+
+
+def stopped(leds: int) -> list:
+    """Stopped for flashing: every other pixel violet, standing still."""
+    return [VIOLET if index % 2 == 0 else (0, 0, 0) for index in range(leds)]
 
 
 def waiting(leds: int, now: int) -> list:

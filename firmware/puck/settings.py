@@ -28,3 +28,7 @@ IDLE_MS = 60000  # no press and no face for this long: dim
 IDLE_LEVEL = 0.15
 LINK_TIMEOUT_MS = 3500  # nothing from the box for this long: the link is lost
 POLL_MS = 10  # the main loop's longest wait for the serial line
+# Held from power-on, the button stops the puck for flashing (firmware/README.md) only when held
+# until the ring is full and then let go; let go sooner, or still held long after, the puck starts.
+STOP_HOLD_MS = 3000  # the ring fills in this long
+STOP_LET_GO_MS = 3000  # and waits this long for the button to be let go

@@ -49,8 +49,52 @@ MISSED = 3
 #: How long one read waits (real seconds), so the thread looks at the clock this often.
 READ_TIMEOUT = 0.05
 MAX_LINE = 80  # characters, not counting the ending (\n or \r\n)
-#: At most one ERR answer per this many seconds: a puck fallen back to its REPL echoes what it is sent.
+#: At most one ERR answer, and one face sent again for a line the puck refused, per this many seconds:
+#: a puck fallen back to its REPL echoes what it is sent.
 ERR_EVERY = 1.0
+
+
+#: The puck's ticks (``t=`` in PRESS and PONG) are milliseconds that wrap here, as the rp2 port's ticks_ms.
+TICKS_PERIOD = 1 << 30
+#: A press older than this (seconds) is dropped: the box could not read the line meanwhile (it was
+#: frozen, or busy), and the child who pressed is no longer waiting for that roll.
+PRESS_MAX_AGE = 1.0
+#: A line whose ticks come this late by the box's reckoning, or less, still sets the reckoning.
+ON_TIME = 0.02
+
+
+def ticks_of(rest: str) -> int | None:
+    """The ``t=`` of a PRESS or PONG (what follows the verb); None if it has none or a bad one."""
+    for word in rest.split():
+        if word.startswith("t="):
+            digits = word[2:]
+            return int(digits) if digits.isdigit() and int(digits) < TICKS_PERIOD else None
+    return None
+
+
+class PuckTicks:
+    """The box's reckoning of the puck's clock: how long ago, by the box's, a tick the puck names was.
+
+    Every line that arrives on time (a PONG a second, the presses) sets the
+    reckoning anew, so it follows the two clocks as they drift apart; one
+    that comes late, as what a frozen box reads when it wakes, leaves it.
+    """
+
+    def __init__(self) -> None:
+        self._since: tuple[int, float] | None = None  # the puck's ticks, and the box's time they arrived
+
+    def age(self, ticks: int, now: float) -> float:
+        """Seconds since the puck's ``ticks``, for a line with them that arrives ``now``; 0 for the first."""
+        if self._since is None:
+            self._since = (ticks, now)
+            return 0.0
+        then, at = self._since
+        half = TICKS_PERIOD // 2
+        elapsed = ((ticks - then + half) % TICKS_PERIOD - half) / 1000
+        late = now - (at + elapsed)
+        if late <= ON_TIME:
+            self._since = (ticks, now)
+        return max(late, 0.0)
 
 
 @dataclass(frozen=True, slots=True)
@@ -141,6 +185,8 @@ class SerialPuck(Threaded, DiePuck):
         self._unanswered = 0
         self._ping_due = 0.0
         self._last_err = float("-inf")
+        self._last_resend = float("-inf")
+        self._ticks = PuckTicks()
         self._link = ""  # named in this connection's HELLO; the puck's lines count once its HELLO names it
 
     # -- the box's side -------------------------------------------------------------
@@ -253,6 +299,8 @@ class SerialPuck(Threaded, DiePuck):
             log.warning("%s says: %s", self.device, rest)
         elif verb == "ERR" or line.startswith("HELLO gamebox"):
             log.warning("%s did not understand the box: %s", self.device, line)
+            if verb == "ERR" and self.info is not None and not rest.startswith("bad-face"):
+                self._resend_face()
         elif verb == "HELLO" and (info := parse_hello(rest)) is not None:
             if info.link not in (None, self._link):  # at power-on ("-"), or an answer to an earlier opening
                 log.info("%s: a HELLO that does not answer this link (%s), waiting for one", self.device, info.link)
@@ -267,14 +315,20 @@ class SerialPuck(Threaded, DiePuck):
             log.info("%s: %r from before the link, dropped", self.device, line)
         elif verb in ("PRESS", "PONG"):
             self._unanswered = 0
-            if verb == "PRESS":
-                self._sink.post(PuckPressed(self.name, at=self._clock.monotonic()))
+            now = self._clock.monotonic()
+            ticks = ticks_of(rest)  # none from firmware before 1.2.0: its presses all count
+            age = 0.0 if ticks is None else self._ticks.age(ticks, now)
+            if verb == "PRESS" and age > PRESS_MAX_AGE:
+                log.info("%s: a press from %.1f s ago, dropped (the box could not read meanwhile)", self.device, age)
+            elif verb == "PRESS":
+                self._sink.post(PuckPressed(self.name, at=now))
         elif line:
             log.warning("%s: a line the box does not understand: %r", self.device, line)
             self._refuse("unknown", line)
 
     def _greeted(self, info: PuckInfo) -> None:
         self.info = info
+        self._ticks = PuckTicks()  # a puck that answers anew may have started again: its ticks with it
         log.info("%s: %s on %s", self.device, info.summary(), self._opened)
         self._hello.set()
         self._backoff.reset()  # the next outage starts with a short wait again
@@ -285,6 +339,18 @@ class SerialPuck(Threaded, DiePuck):
         if now - self._last_err >= ERR_EVERY:
             self._last_err = now
             self._write(f"ERR {reason} {line[:32]}".strip())
+
+    def _resend_face(self) -> None:
+        """A line of the box's came to the puck spoiled (noise, or glued to a stray byte): send the face again.
+
+        The face is all the puck keeps of what the box said; a PING comes
+        again each second, a HELLO until it is answered. A face the puck
+        does not have (``bad-face``) is not sent again: it would be refused again.
+        """
+        now = self._clock.monotonic()
+        if self._face is not None and now - self._last_resend >= ERR_EVERY:
+            self._last_resend = now
+            self._write(f"FACE {self._face}")
 
     def _introduction(self) -> str:
         return f"HELLO gamebox proto={PROTOCOL} link={self._link}"
@@ -302,4 +368,6 @@ class SerialPuck(Threaded, DiePuck):
         if port is None:
             return
         with self._write_lock:
-            port.write(f"{line}\n".encode("ascii", "replace"))
+            # The line starts after a newline too: whatever came before it (a stray byte, the start
+            # of a line cut off) ends there as a line of its own, and this one is whole.
+            port.write(f"\n{line}\n".encode("ascii", "replace"))

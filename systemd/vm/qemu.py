@@ -242,11 +242,14 @@ class Puck:
         master, slave = pty.openpty()
         tty.setraw(slave)
         micropython = shutil.which("micropython") or str(ROOT / ".venv/bin/micropython")
+        told = os.open(os.devnull, os.O_WRONLY)  # its watchdog's feeds and resets: nobody acts on them here
         self.process = subprocess.Popen(
-            [micropython, str(ROOT / "tests/firmware/unix_pico.py"), str(ROOT / "firmware"), str(self.board)],
+            [micropython, str(ROOT / "tests/firmware/unix_pico.py"), str(ROOT / "firmware"), str(self.board),
+             "1", str(told), str((1 << 30) - 1000), "0"],  # power-on, ticks a second before they wrap, no 0x03
             stdin=slave, stdout=slave, stderr=open(where / "puck.log", "ab"), start_new_session=True,
-            preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0))
+            preexec_fn=lambda: fcntl.ioctl(0, termios.TIOCSCTTY, 0), pass_fds=(told,))
         os.close(slave)
+        os.close(told)
         self._master = master
         threading.Thread(target=self._relay, daemon=True).start()
 

@@ -53,6 +53,14 @@ class WDT:
         self.feeds += 1
 
 
+PWRON_RESET, WDT_RESET = 1, 3
+cause = PWRON_RESET  # what machine.reset_cause() says; a test sets it
+
+
+def reset_cause():
+    return cause
+
+
 class _Module:
     pass
 
@@ -62,6 +70,7 @@ def install():
     machine, neopixel = _Module(), _Module()
     machine.Pin = Pin
     machine.WDT = WDT
+    machine.PWRON_RESET, machine.WDT_RESET, machine.reset_cause = PWRON_RESET, WDT_RESET, reset_cause
     neopixel.NeoPixel = NeoPixel
     sys.modules["machine"] = machine
     sys.modules["neopixel"] = neopixel
@@ -93,7 +102,7 @@ class StandInBoard:
         data, self.incoming = self.incoming, b""
         return data
 
-    def write(self, data):
+    def write(self, data, press=False):
         self.written += data
 
     def flush(self):

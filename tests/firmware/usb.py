@@ -20,6 +20,7 @@ import select
 import subprocess
 import termios
 import threading
+import time
 import tty
 from pathlib import Path
 from typing import Any
@@ -30,6 +31,7 @@ from tests.hardware.support import wait_until
 PUCK_ID = "usb-MicroPython_Board_in_FS_mode_e6614c311b7b6a2b-if00"
 HERE = Path(__file__).parent
 FIRMWARE = HERE.parents[1] / "firmware"
+PWRON_RESET, WDT_RESET = 1, 3  # machine.reset_cause() after power-on and after a reset
 
 
 class UsbCable:
@@ -163,54 +165,122 @@ class Pico:
 class FlashedPico:
     """firmware/main.py, unchanged, under MicroPython's unix port (tests/firmware/unix_pico.py) on ``cable``'s puck end.
 
-    The firmware's line is a pseudo-terminal of its own, bridged to the
-    cable by a thread, because only bytes written into a terminal's far end
-    reach its interrupt character, as a 0x03 from the box reaches a Pico's.
-    The board's pins, ring and events are files in ``board``. Its clock is
-    MicroPython's own: tests wait for what it does by condition.
+    Each boot is a process of its own on a pseudo-terminal of its own,
+    bridged to the cable by a thread, because only bytes written into a
+    terminal's far end reach its interrupt character, as a 0x03 from the box
+    reaches a Pico's. The thread is also the Pico's watchdog (a feed later
+    than the firmware asked for resets it) and its reset: the process ends,
+    the cable is unplugged and plugged in again (the Pico's USB goes away and
+    comes back), and the next boot starts. The board's pins, ring and events
+    are files in ``board``; ``firmware`` is what was flashed (firmware/build.sh's
+    output). Its clock is real: tests wait for what it does by condition.
     """
 
-    def __init__(self, cable: UsbCable, board: Path, micropython: str) -> None:
-        self.cable, self.board = cable, board
+    def __init__(self, cable: UsbCable, board: Path, micropython: str, firmware: Path, heap: str = "",
+                 wrap_in_ms: int = 1000, ctrl_c: int = 0) -> None:
+        self.cable, self.board, self.firmware = cable, board, firmware
         board.mkdir(parents=True, exist_ok=True)
-        self._line, line = pty.openpty()
-        self._line_name = os.ttyname(line)
-        tty.setraw(line)
-        attrs = termios.tcgetattr(line)
-        attrs[3] |= termios.ISIG  # 0x03 interrupts, as on a Pico at power-on
-        termios.tcsetattr(line, termios.TCSANOW, attrs)
-        self._stderr = open(board / "stderr", "wb")
-        self.process = subprocess.Popen(
-            ["setsid", "--ctty", micropython, str(HERE / "unix_pico.py"), str(FIRMWARE), str(board)],
-            stdin=line, stdout=line, stderr=self._stderr, close_fds=True,
-        )
-        os.close(line)
+        self._command = [micropython, *(["-X", f"heapsize={heap}"] if heap else []), str(HERE / "unix_pico.py"),
+                         str(firmware), str(board)]
+        self._ticks_at_boot = (1 << 30) - wrap_in_ms  # the ticks wrap this long into each boot
+        self._stderr = open(board / "stderr", "ab")
         self.mode = "carry"  # or "stall": the box reads nothing; or "hold": nobody reads, as with the port closed
         self.kept = b""  # what the puck wrote while held: a Pico's USB buffer keeps the last 256 bytes
         self.from_box = b""  # what the box wrote while held (it never reaches the puck)
+        self.ctrl_c = ctrl_c  # 0x03 bytes still to send just as the firmware imports with Ctrl-C on (unix_pico.py)
+        self.process: subprocess.Popen[bytes] | None = None
+        self._line = -1
+        self._line_name = ""
         self._turns = 0  # passes of the bridge: a new mode holds once a pass has begun with it
         self._stop = threading.Event()
-        self._bridge = threading.Thread(target=self._carry, name="usb-bridge", daemon=True)
+        self._bridge = threading.Thread(target=self._run, name="usb-bridge", daemon=True)
         self._bridge.start()
 
-    def _carry(self) -> None:
+    def _run(self) -> None:
+        cause = PWRON_RESET
+        while not self._stop.is_set():
+            told = self._boot(cause)
+            try:
+                ended = self._carry(told)
+            finally:
+                self._shut_down(told)
+            if ended != "reset":
+                return  # at its REPL, or the test is over
+            self.kept = b""  # the Pico's RAM, its USB buffer included, is gone
+            self.cable.unplug()  # its USB goes away as it resets, and comes back
+            self.cable.plug()
+            cause = WDT_RESET  # the rp2 port's machine.reset() resets through the watchdog too
+
+    def _boot(self, cause: int) -> int:
+        self._line, line = pty.openpty()
+        self._line_name = os.ttyname(line)
+        tty.setraw(line)  # no interrupt character until the firmware's MicroPython turns Ctrl-C on
+        os.set_blocking(line, False)  # unix_pico.py's writes give up as a Pico's do, not wait for ever
+        told, tells = os.pipe()
+        self.process = subprocess.Popen(
+            ["setsid", "--ctty", *self._command, str(cause), str(tells), str(self._ticks_at_boot), str(self.ctrl_c)],
+            stdin=line, stdout=line, stderr=self._stderr, close_fds=True, pass_fds=(tells,),
+        )
+        os.close(line)
+        os.close(tells)
+        return told
+
+    def _carry(self, told: int) -> str:
+        """Carry bytes until the Pico resets ("reset") or stops ("stopped"), or the test ends ("over").
+
+        ``told`` is what unix_pico.py tells: W<ms> (the watchdog started), F (fed), R (reset), I (0x03, please).
+        """
+        timeout: float | None = None  # the watchdog's, once the firmware starts it
+        due = 0.0
+        heard = b""
         while not self._stop.is_set():
             mode = self.mode
             self._turns += 1
-            ends = [self.cable.master] if mode == "stall" else [self.cable.master, self._line]
+            ends = [told] + ([self.cable.master] if mode == "stall" else [self.cable.master, self._line])
             try:
                 for end in select.select(ends, [], [], 0.02)[0]:
                     data = os.read(end, 4096)
-                    if not data:
-                        return
-                    if mode == "hold" and end == self._line:
+                    if end == told:
+                        heard += data
+                    elif not data:
+                        return "stopped"
+                    elif mode == "hold" and end == self._line:
                         self.kept = (self.kept + data)[-256:]
                     elif mode == "hold":
                         self.from_box += data
                     else:
                         os.write(self._line if end == self.cable.master else self.cable.master, data)
             except (OSError, ValueError):  # the firmware stopped (its end closed), or the cable is out
-                return
+                return "stopped" if self.process is None or self.process.poll() is not None else "over"
+            if b"I" in heard:  # the firmware imports with Ctrl-C on: the box's 0x03 comes now
+                heard = heard.replace(b"I", b"")
+                self.ctrl_c -= 1
+                os.write(self._line, b"\x03")
+            if b"R" in heard:
+                return "reset"
+            while b"W" in heard and b"\n" in heard[heard.index(b"W"):]:  # the firmware started the watchdog
+                start = heard.index(b"W")
+                end = heard.index(b"\n", start)
+                timeout, heard = int(heard[start + 1 : end]) / 1000, heard[:start] + heard[end + 1 :]
+                due = time.monotonic() + timeout
+            if b"F" in heard:
+                heard = b""
+                if timeout is not None:
+                    due = time.monotonic() + timeout
+            if timeout is not None and time.monotonic() > due:
+                with open(self.board / "events", "a") as events:
+                    events.write("watchdog reset\n")
+                return "reset"
+        return "over"
+
+    def _shut_down(self, told: int) -> None:
+        process = self.process
+        if process is not None and process.poll() is None:
+            process.kill()
+        if process is not None:
+            process.wait(5)
+        os.close(self._line)
+        os.close(told)
 
     def switch(self, mode: str) -> None:
         """``carry``, ``stall`` or ``hold``, in force once this returns."""
@@ -241,6 +311,10 @@ class FlashedPico:
         """The ring's next write fails: a fault inside the firmware's loop."""
         (self.board / "fault").write_text("EIO")
 
+    def hang_once(self) -> None:
+        """The ring's next write never returns: a loop that hangs."""
+        (self.board / "hang").write_text("")
+
     def ready(self) -> bool:
         """Does the ring show the box there, with no roll yet (one white dot)?"""
         frames = self.frames()
@@ -258,8 +332,4 @@ class FlashedPico:
     def close(self) -> None:
         self._stop.set()
         self._bridge.join(5)
-        if self.process.poll() is None:
-            self.process.kill()
-        self.process.wait(5)
-        os.close(self._line)
         self._stderr.close()

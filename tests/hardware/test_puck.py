@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import io
+import logging
 import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -308,3 +309,58 @@ def test_after_an_outage_the_next_reconnect_waits_briefly_again(tmp_path: Path):
             cable.unplug()
     finally:
         die.stop()
+
+
+def test_the_box_sends_again_a_face_the_puck_refused_at_most_once_a_second_and_each_line_after_a_newline(tmp_path: Path):
+    with connected(tmp_path) as link:
+        cable, clock, die = link.cable, link.clock, link.die
+
+        def heard_all(probe: str) -> None:
+            """Once the box has answered ``probe``, it has heard every line before it; then a second passes."""
+            cable.puck_says(probe)
+            assert cable.wait_for(f"ERR unknown {probe}")
+            clock.advance(1.0)
+
+        die.show("cat")
+        assert cable.wait_for("FACE cat")
+        assert cable.heard.endswith(b"\nFACE cat\n"), "a stray byte before it ends as a line of its own"
+        cable.puck_says("ERR unknown ?FACE cat")  # a stray byte swallowed the line's start
+        assert wait_until(lambda: cable.lines().count("FACE cat") == 2), "sent again"
+        cable.puck_says("ERR too-long")  # within the second: not again, so a puck at its REPL is no flood
+        heard_all("WIBBLE")
+        cable.puck_says("ERR bad-face cat")  # it has no such face: sending it again changes nothing
+        heard_all("WOBBLE")
+        assert cable.lines().count("FACE cat") == 2
+        cable.puck_says("ERR unknown FACFACE cat")  # a partial line glued onto it
+        assert wait_until(lambda: cable.lines().count("FACE cat") == 3)
+
+
+def test_presses_a_frozen_box_reads_late_are_dropped_by_the_puck_s_ticks_and_a_new_one_rolls(tmp_path: Path, caplog):
+    """The box frozen 10 s with the port open: what the puck said meanwhile arrives at once when it wakes."""
+    caplog.set_level(logging.INFO)
+
+    async def scenario():
+        with connected(tmp_path) as link:
+            cable, clock = link.cable, link.clock
+            wrap = 2**30
+            before = wrap - 3000  # the puck's ticks, 3 s before they wrap
+            cable.puck_says(f"PONG t={before}")
+            cable.puck_says("WIBBLE")  # once this is answered, the PONG has been read on time
+            assert cable.wait_for("ERR unknown WIBBLE")
+            clock.advance(10.0)  # frozen
+            cable.puck_says(f"PONG t={before + 1000}")  # what it said in the first 3.5 s, read only now
+            cable.puck_says(f"PRESS t={before + 2000}")
+            cable.puck_says(f"PRESS t={(before + 3500) % wrap}")
+            cable.puck_says(f"PRESS t={(before + 10000) % wrap}")  # pressed as the box woke
+            pressed = await events_until(link.sink, lambda e: isinstance(e, PuckPressed))
+            clock.advance(1.0)
+            cable.puck_says(f"PRESS t={(before + 11000) % wrap}")  # the next roll, on time again
+            pressed += await events_until(link.sink, lambda e: isinstance(e, PuckPressed))
+            await asyncio.sleep(0)  # the loop's turn to take in whatever else the reader posted
+            pressed += link.sink.drain()
+        assert kinds(pressed).count("PuckPressed") == 2
+        dropped = [r.getMessage() for r in caplog.records if "dropped (the box could not read" in r.getMessage()]
+        assert dropped == ["puck:die: a press from 8.0 s ago, dropped (the box could not read meanwhile)",
+                           "puck:die: a press from 6.5 s ago, dropped (the box could not read meanwhile)"]
+
+    asyncio.run(scenario())
