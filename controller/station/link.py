@@ -92,6 +92,8 @@ class StationLink:
         self._sending = False
         self._refusals = Budget(REFUSALS, REFUSALS_EVERY)
         self.boot = secrets.token_hex(4)  # this run of this box: two boxes with one name are told apart by it
+        # the MQTT client id, a secret: the broker drops a connection whose id another one takes, so it is never published
+        self.client_id = f"gamebox-{settings.station}-{secrets.token_hex(16)}"
         self._loop = asyncio.get_running_loop()
         self.catchup = Catchup(box.journal, self.outbox, self.topics.events, self.topics.station)
         box.listeners.append(self._accepted)
@@ -290,7 +292,7 @@ class StationLink:
     def _client(self, aiomqtt: Any) -> Any:
         s = self.settings
         return aiomqtt.Client(
-            s.broker, s.port, identifier=f"gamebox-{s.station}-{self.boot}", keepalive=KEEPALIVE,
+            s.broker, s.port, identifier=self.client_id, keepalive=KEEPALIVE,
             tls_params=tls_parameters(aiomqtt, s),
             username=s.username, password=s.password.get_secret_value() if s.password else None,
             will=aiomqtt.Will(self.topics.online, encode(self._online(False)), qos=1, retain=True),
