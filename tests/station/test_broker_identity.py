@@ -91,8 +91,8 @@ def test_the_read_only_account_cannot_take_a_box_s_client_id(tmp_path: Path, roo
         for i in range(TAKEOVERS):
             connect_once(room, room.login("homeassistant"), guesses[i % len(guesses)], files_of(room, "homeassistant"))
 
-        teacher.publish("gamebox/red/set/volume", '{"id": "after", "value": 0.3}')  # after every takeover was answered
-        teacher.wait_for("gamebox/red/events", lambda e: e.get("id") == "after" and e["kind"] == "command")
+        teacher.publish("gamebox/red/set/volume", '{"id": "a1", "value": 0.3}')  # after every takeover was answered
+        teacher.wait_for("gamebox/red/events", lambda e: e.get("id") == "a1" and e["kind"] == "command")
         assert [o["online"] for o in teacher.json_on("gamebox/red/online")] == [True]  # never knocked off, not once
         ids = re.findall(r"as (\S+) \(p\d, c\d, k\d, u'red'\)", (room.folder / "broker.log").read_text())
         assert len(ids) == 1 and ids[0].encode() not in read  # its real id is in nothing the account could read
@@ -117,11 +117,11 @@ def test_a_certificate_is_its_own_account_whatever_password_comes_with_it(tmp_pa
     try:
         teacher.wait_for("gamebox/red/state", lambda s: s["mode"] == "menu")
         wait_until(lambda: forged.client.is_connected(), what="the forged client's connection")
-        forged.publish("gamebox/red/set/volume", '{"id": "forged", "value": 0.1}')
-        teacher.publish("gamebox/red/set/volume", '{"id": "teacher", "value": 0.3}')
-        teacher.wait_for("gamebox/red/events", lambda e: e.get("id") == "teacher")
+        forged.publish("gamebox/red/set/volume", '{"id": "bad", "value": 0.1}')
+        teacher.publish("gamebox/red/set/volume", '{"id": "c3", "value": 0.3}')
+        teacher.wait_for("gamebox/red/events", lambda e: e.get("id") == "c3")
         teacher.wait_for("gamebox/red/state", lambda s: s["volume"] == 0.3)
-        assert [e.get("id") for e in teacher.json_on("gamebox/red/events")] == ["teacher"]
+        assert [e.get("id") for e in teacher.json_on("gamebox/red/events")] == ["c3"]
         assert all(s["volume"] != 0.1 for s in teacher.json_on("gamebox/red/state"))
     finally:
         red.stop()

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+import time
 from pathlib import Path
 
 import pytest
 
 from controller.station.classroom import MAX_STATIONS, Classroom
-from tests.station.brokers import Broker, Station, TeacherPageProcess, Watcher, game_lines
+from tests.station.brokers import Broker, SecuredBroker, Station, TeacherPageProcess, Watcher, game_lines
 from tests.station.test_classroom import CHROMIUM, FLAGS
 
 FAKE_NAMES = 5_000  # it passed with issue 20's 20,000 too; 5,000 keeps the suite short
@@ -114,3 +116,49 @@ def test_a_heartbeat_that_changes_nothing_shown_is_not_sent_to_the_browsers() ->
     room.take("gamebox/red/health", json.dumps(dict(health, uptime=6.0, at=6.0)).encode())
     room.take("gamebox/red/health", json.dumps(dict(health, uptime=9.0, at=9.0, faults={"reader": "no answer"})).encode())
     assert sent.qsize() == 2 and "no answer" in sent.get_nowait() + sent.get_nowait()
+
+
+def secured_page(tmp_path: Path, stations: list[str]) -> tuple[SecuredBroker, TeacherPageProcess]:
+    """The broker ``broker-config`` writes for ``stations``, and the teacher's page logged in with its teacher account."""
+    broker = SecuredBroker(tmp_path / "broker", stations)
+    broker.start()
+    try:
+        return broker, TeacherPageProcess(tmp_path, broker, "--config", str(broker.folder / "teacher.toml"))
+    except BaseException:
+        broker.stop()
+        raise
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium: install Debian's chromium package")
+def test_an_event_id_named_like_a_javascript_property_breaks_no_page(tmp_path: Path) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    names = ["table-1", "table-2", "table-3"]
+    broker, page_server = secured_page(tmp_path, names)
+    boxes = {name: Watcher(broker, topic=f"gamebox/{name}/set/#", login=broker.login(name)) for name in names}
+    errors: list[str] = []
+    try:
+        for name, box in boxes.items():  # each with its own account, as a box would
+            box.publish(f"gamebox/{name}/online", json.dumps({"station": name, "online": True, "boot": "0"}), retain=True)
+            box.publish(f"gamebox/{name}/state", json.dumps(dict(PLAYING, station=name, started_at=time.time() - 65)),
+                        retain=True)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            page = browser.new_page()
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            for bad in ("__proto__", "constructor", "toString"):  # table-1's own account, on its own events topic
+                boxes["table-1"].publish("gamebox/table-1/events", json.dumps({"kind": "command", "command": "volume", "id": bad}))
+                boxes["table-3"].publish("gamebox/table-3/events", json.dumps({"kind": "command", "command": "volume", "id": "ab12"}))
+                page.goto(page_server.url)  # a page opened after the event (the page keeps each station's last one)
+                for name in names:
+                    expect(page.locator(f"#station-{name} .clock")).to_have_text(re.compile(r"^1:\d\d$"), timeout=10_000)
+                expect(page.locator(".station")).to_have_count(3)
+                assert "could not be shown" not in page.locator("#note").inner_text()
+            browser.close()
+    finally:
+        for box in boxes.values():
+            box.close()
+        page_server.stop()
+        broker.stop()
+    assert errors == []
