@@ -51,6 +51,17 @@ def made_up_pin() -> str:
     return "".join(secrets.choice("0123456789") for _ in range(10))
 
 
+def client_of(address: str) -> str:
+    """Who a connection is for the limits: its IPv4 address, or its IPv6 /64 (one device can take a whole /64)."""
+    try:
+        ip = ipaddress.ip_address(address)
+    except ValueError:
+        return address
+    if isinstance(ip, ipaddress.IPv6Address):
+        return str(ip.ipv4_mapped) if ip.ipv4_mapped else str(ipaddress.ip_network(f"{ip}/64", strict=False))
+    return str(ip)
+
+
 def _host_name(value: str) -> str:
     """``name:port``, ``[::1]:port`` or ``name`` as the bare name, lower case."""
     value = value.strip().lower()
@@ -75,7 +86,7 @@ class Guard:
         self.token = secrets.token_urlsafe(24)
         host = socket.gethostname().lower()
         self.names = {"localhost", host, f"{host}.local", *(n.lower() for n in names)}
-        self._sessions: OrderedDict[str, None] = OrderedDict()
+        self._sessions: OrderedDict[str, str] = OrderedDict()  # session -> the client it was opened from
         self._misses: OrderedDict[str, tuple[int, float]] = OrderedDict()  # client -> (wrong PINs, may try again at)
 
     def host_ok(self, host: str | None) -> bool:
@@ -95,6 +106,10 @@ class Guard:
     def has_session(self, cookies: dict[str, str]) -> bool:
         return self.pin is None or cookies.get(SESSION_COOKIE) in self._sessions
 
+    def signed_in(self, client: str) -> bool:
+        """A session was opened from this client (the page keeps room for it when it is full)."""
+        return client in self._sessions.values()
+
     def wait_left(self, client: str) -> float:
         """Seconds this client must wait before its next PIN is even looked at."""
         _, until = self._misses.get(client, (0, 0.0))
@@ -106,7 +121,7 @@ class Guard:
         if hmac.compare_digest(pin.encode(), self.pin.encode()):
             self._misses.pop(client, None)
             session = secrets.token_urlsafe(24)
-            self._sessions[session] = None
+            self._sessions[session] = client
             if len(self._sessions) > MAX_SESSIONS:
                 self._sessions.popitem(last=False)
             return session
