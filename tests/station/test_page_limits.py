@@ -21,7 +21,7 @@ import pytest
 
 from controller.config import NetworkConfig
 from controller.station.classroom import MAX_CONNECTIONS, PER_ADDRESS, TeacherPage, https
-from controller.station.pageguard import SESSION_COOKIE
+from controller.station.pageguard import GUESS_BURST, SESSION_COOKIE, SESSION_SECONDS, Guard
 from tests.station.brokers import SecuredBroker, TeacherPageProcess
 from tests.station.test_broker_locks import certificates
 from tests.station.test_classroom import CHROMIUM, FLAGS
@@ -211,3 +211,45 @@ def test_a_second_window_takes_the_stream_and_the_first_says_so(tmp_path: Path, 
             browser.close()
     finally:
         page_server.stop()
+
+
+def test_pin_guesses_from_a_hundred_addresses_are_counted_together(secured: SecuredBroker) -> None:
+    async def main() -> None:
+        page = TeacherPage(teacher_settings(secured), port=0, pin=PIN)
+        await page.start()
+        try:
+            teacher = Client(page, TEACHER)
+            await teacher.sign_in()  # at the start of the lesson
+            pupils = [Client(page, f"127.0.2.{i + 1}") for i in range(100)]
+            answers = []
+            for _ in range(3):  # every address as fast as the page answers: 300 guesses
+                answers += await asyncio.gather(*(p.request("POST", "/login", {"pin": "00000000"}) for p in pupils))
+            checked = sum(status == 403 for status, _ in answers)  # a wrong PIN was looked at; 429: not even that
+            assert checked <= GUESS_BURST and all(status in (0, 403, 429) for status, _ in answers)  # 0: turned away at the door
+            assert (await teacher.request("GET", "/stats.csv"))[0] == 200  # the signed-in teacher goes on
+        finally:
+            await page.stop()
+
+    asyncio.run(main())
+
+
+def test_a_six_digit_pin_holds_for_weeks_against_a_whole_address_range() -> None:
+    now = [0.0]
+    guard = Guard(PIN, clock=lambda: now[0])
+    checked, week = 0, 7 * 24 * 3600.0
+    while now[0] < 4 * week and checked < 50_000:  # a new address for every guess (a /64, or 127/8), each waiting only as long as it must
+        client = f"10.{checked // 65536 % 256}.{checked // 256 % 256}.{checked % 256}"
+        now[0] += guard.wait_left(client)
+        guard.login(client, f"{checked:06d}")
+        checked += 1
+    assert checked / 10**6 < 0.05  # under a 5 % chance to find a 6-digit PIN in four weeks
+
+
+def test_a_session_expires() -> None:
+    now = [0.0]
+    guard = Guard(PIN, clock=lambda: now[0])
+    session = guard.login(TEACHER, PIN)
+    now[0] += SESSION_SECONDS - 1
+    assert guard.has_session({SESSION_COOKIE: session}) and guard.signed_in(TEACHER)
+    now[0] += 1
+    assert not guard.has_session({SESSION_COOKIE: session}) and not guard.signed_in(TEACHER)
