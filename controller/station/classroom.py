@@ -51,6 +51,8 @@ MAX_COUNTED = 5_000  # finished games remembered per station, so a game is count
 STREAM_BACKLOG = 1000  # updates waiting for one browser; past it its stream is closed and it reconnects
 HEARTBEAT_MISSES = 2.5  # health periods without a word before a station shows offline
 BAD_LOG_EVERY = 60.0  # seconds between two log lines about dropped payloads
+STATION_BURST, STATION_RATE = 10, 10.0  # updates a station may send at once, and per second past that (a box: ~1)
+RELEASE_SECONDS = 0.05  # how often a station held back past its share gets its newest update through
 REPLACED = "event: replaced\ndata: {}\n\n"  # the last message of a stream that a newer one of its session replaced
 
 
@@ -113,6 +115,8 @@ class Classroom:
         self.ignored: set[str] = set()  # stations beyond the cap (names kept up to a bound)
         self.broker = False  # the page's own connection to the broker
         self.dropped = 0  # bad payloads not yet told in the log
+        self.held: dict[str, dict[str, bytes]] = {}  # station past its share -> leaf -> its newest payload, not yet read
+        self._budget: dict[str, tuple[float, float]] = {}  # station -> (updates it may send now, when that was counted)
         self._told_at: float | None = None
 
     def take(self, topic: str, payload: bytes) -> None:
@@ -130,14 +134,45 @@ class Classroom:
                 self.ignored.add(station)
                 self.room_changed = True  # told by the page's tick, not once per name of a flood
             return
+        if station in self.held or not self._allow(station):  # past its share: only its newest message of each kind waits
+            self.held.setdefault(station, {})[leaf] = payload
+            self.heard[station] = self.clock()
+            return
+        if self._apply(station, leaf, payload):
+            self.push(station)
+
+    def _allow(self, station: str) -> bool:
+        """A station's share of the page: STATION_BURST updates at once, then STATION_RATE a second (a new name's first
+        message always gets in: the cap bounds those)."""
+        if station not in self.stations:
+            return True
+        now = self.clock()
+        tokens, at = self._budget.get(station, (float(STATION_BURST), now))
+        tokens = min(float(STATION_BURST), tokens + (now - at) * STATION_RATE)
+        allowed = tokens >= 1
+        self._budget[station] = (tokens - allowed, now)
+        return allowed
+
+    def release(self) -> None:
+        """Each station held back whose share allows it again: its newest messages, shown as one update."""
+        for station in [name for name in self.held if self._allow(name)]:
+            changed = False
+            for leaf, payload in self.held.pop(station).items():
+                changed = self._apply(station, leaf, payload) or changed
+            if changed and station in self.stations:
+                self.push(station)
+
+    def _apply(self, station: str, leaf: str, payload: bytes) -> bool:
+        """Check one message and keep it; whether the browsers should be sent the station again."""
+        entry = self.stations.get(station)
         try:
             value = checked(leaf, payload)
         except Bad as exc:
-            self._bad(topic, str(exc))
-            return
+            self._bad(f"{self.prefix}/{station}/{leaf}", str(exc))
+            return False
         if entry is None:
             if value is None:
-                return
+                return False
             entry = self.stations[station] = {"station": station}
         if leaf == "online":
             entry["duplicate"] = _two_boxes(entry.get("online"), value) or (entry.get("duplicate", False) and bool(value)
@@ -147,17 +182,17 @@ class Classroom:
         self.heard[station] = self.clock()
         entry["silent"] = False
         if heartbeat_only:  # nothing a browser would show changed: not sent to it (10 a second in a classroom of 30)
-            return
+            return False
         if not entry.get("state") and not (entry.get("online") or {}).get("online"):
             if leaf in ("state", "online") and value is None:  # cleared and offline: the station is gone
                 del self.stations[station]
-                self.stats.pop(station, None)
-                self.heard.pop(station, None)
+                for kept in (self.stats, self.heard, self.held, self._budget):
+                    kept.pop(station, None)
                 self._send(json.dumps({"station": station, "gone": True}))
-                return
+                return False
         if value and (leaf == "state" or (leaf == "events" and value.get("kind") == "game_over")):
             self.stats.setdefault(station, Stats()).saw_game(value)
-        self.push(station)
+        return True
 
     def check_heartbeats(self) -> None:
         """A station that said it was online but sent no health for HEARTBEAT_MISSES of its periods is shown silent:
@@ -273,7 +308,8 @@ class TeacherPage:
         self._sockets = listening_sockets(self.listen, self.port)
         self.port = self._sockets[0].getsockname()[1]
         self._tasks = [asyncio.create_task(self._accept(sock)) for sock in self._sockets]
-        self._tasks += [asyncio.create_task(self._mqtt()), asyncio.create_task(self._tick())]
+        self._tasks += [asyncio.create_task(self._mqtt()), asyncio.create_task(self._tick()),
+                        asyncio.create_task(self._release())]
 
     async def stop(self) -> None:
         for task in [*self._tasks, *self._open]:
@@ -289,6 +325,12 @@ class TeacherPage:
             self.room.check_heartbeats()
             if self.room.room_changed:
                 self.room.push_room()
+
+    async def _release(self) -> None:
+        """Stations held back for sending more than their share get their newest update through, at their rate."""
+        while True:
+            await asyncio.sleep(RELEASE_SECONDS)
+            self.room.release()
 
     # -- MQTT -------------------------------------------------------------------------------
     async def _mqtt(self) -> None:
