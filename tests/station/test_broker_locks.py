@@ -343,7 +343,7 @@ def test_the_documented_steps_let_mosquitto_read_its_files_and_its_key_as_its_ow
             nonlocal proc
             proc = subprocess.Popen([shutil.which("mosquitto"), "-c", str(folder / "gamebox" / "mosquitto.conf")],
                                     stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-            wait_until(lambda: proc.poll() is not None or _listening(port), what="mosquitto to listen or exit")
+            wait_until(lambda: proc.poll() is not None or _ours(port, certs["ca_crt"]), what="mosquitto to listen or exit")
             running = proc.poll() is None
             proc.kill()
             proc.wait()
@@ -371,6 +371,13 @@ def test_the_documented_steps_let_mosquitto_read_its_files_and_its_key_as_its_ow
         shutil.rmtree(folder, ignore_errors=True)
 
 
-def _listening(port: int) -> bool:
-    with socket.socket() as s:
-        return s.connect_ex(("127.0.0.1", port)) == 0
+def _ours(port: int, ca: Path) -> bool:
+    """A TLS handshake on ``port`` with a certificate of the test's CA: this test's broker listens there."""
+    import ssl
+
+    context = ssl.create_default_context(cafile=str(ca))
+    try:
+        with socket.create_connection(("127.0.0.1", port), 1) as raw, context.wrap_socket(raw, server_hostname="127.0.0.1"):
+            return True
+    except OSError:  # nothing there yet, or not this broker (ssl.SSLError is an OSError)
+        return False
