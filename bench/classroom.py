@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import random
 import shutil
 import statistics
@@ -34,6 +35,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -177,21 +179,23 @@ def watch_page(url: str, stations: int, watching: threading.Event, stop: threadi
         watching.set()
 
 
-def flood(broker: SecuredBroker, rate: float, stop: threading.Event, sent: list[int]) -> None:
-    """The hostile station: ``rate`` valid states a second (0: as fast as its client sends them), until ``stop``."""
+def flood(host: str, port: int, login: tuple[str, str], rate: float, stop: Any, sent: Any) -> None:
+    """The hostile station, in a process of its own (a machine of its own, in a classroom): ``rate`` valid states a
+    second (0: as fast as its client sends them) until ``stop``; ``sent`` counts them."""
     import paho.mqtt.client as mqtt
 
     client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
-    client.username_pw_set(*broker.login("hostile"))
-    client.connect(broker.host, broker.port)
+    client.username_pw_set(*login)
+    client.connect(host, port)
     client.loop_start()
     state = {"station": "hostile", "mode": "playing", "game": "pirates", "players": 2, "turn": 0, "volume": 0.5}
-    start = time.monotonic()
+    start, count = time.monotonic(), 0
     while not stop.is_set():
         for _ in range(100):
-            sent[0] += 1
-            client.publish("gamebox/hostile/state", json.dumps(dict(state, at=time.time(), actions=sent[0] % 10**6)))
-        ahead = sent[0] / rate - (time.monotonic() - start) if rate else 0.001  # 0.001: the client's thread sends
+            count += 1
+            client.publish("gamebox/hostile/state", json.dumps(dict(state, at=time.time(), actions=count % 10**6)))
+        sent.value = count
+        ahead = count / rate - (time.monotonic() - start) if rate else 0.001  # 0.001: the client's thread sends
         stop.wait(max(0.0, ahead))
     client.loop_stop()
     client.disconnect()
@@ -217,8 +221,10 @@ def main() -> None:
         stop, watching = threading.Event(), threading.Event()
         watcher = threading.Thread(target=watch_page, args=(page.url, args.stations, watching, stop, latencies, errors,
                                                                  args.screenshot))
-        flooded = [0]
-        flooder = threading.Thread(target=flood, args=(broker, args.flood, stop, flooded))
+        spawn = multiprocessing.get_context("spawn")  # a fresh interpreter: nothing of this one's threads
+        flooded, stop_flood = spawn.Value("q", 0), spawn.Event()
+        flooder = spawn.Process(target=flood, args=(broker.host, broker.port, broker.login("hostile"),
+                                                               args.flood or 0.0, stop_flood, flooded))
         figures: dict = {}
         try:
             if shutil.which("chromium"):
@@ -231,14 +237,15 @@ def main() -> None:
             figures = asyncio.run(classroom(broker, folder, args.stations, args.without_link, args.seconds, watching))
         finally:
             stop.set()
-            for thread in (watcher, flooder):
-                if thread.is_alive():
-                    thread.join()
+            stop_flood.set()
+            for running in (watcher, flooder):
+                if running.is_alive():
+                    running.join()
             page.stop()
             broker.stop()
     print(f"classroom: {args.stations} stations with the link, {args.without_link} without, {args.seconds:g} s, "
           f"Mosquitto as broker-config sets it up, {figures.get('actions', 0)} bot actions"
-          + (f", and a hostile station sent {flooded[0]} states" if args.flood is not None else ""))
+          + (f", and a hostile station sent {flooded.value} states" if args.flood is not None else ""))
     if latencies:
         ms = [x * 1000 for x in latencies]
         print(f"page update latency (box state -> Chromium DOM): n={len(ms)}, p50 {percentile(ms, 0.5):.1f} ms, "

@@ -140,8 +140,11 @@ class Guard:
         return (1 - self._guesses) * GUESS_EVERY
 
     def login(self, client: str, pin: str) -> str | None:
-        """A new session for the right PIN; None (and a longer wait for ``client``) for a wrong one."""
+        """A new session for the right PIN; None (and a longer wait for ``client``) for a wrong one, and None without
+        looking at it while ``client`` must wait (callers say so first, with :meth:`wait_left`)."""
         assert self.pin is not None
+        if self.wait_left(client) > 0:
+            return None
         if hmac.compare_digest(pin.encode(), self.pin.encode()):
             self._misses.pop(client, None)
             session = secrets.token_urlsafe(24)

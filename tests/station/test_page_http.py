@@ -129,6 +129,7 @@ def test_ten_wrong_pins_lock_a_client_out_for_a_minute_logged_once(caplog: pytes
             now[0] += guard.wait_left("10.0.0.9")  # each wrong PIN makes the next wait longer
             assert guard.login("10.0.0.9", "00000000") is None
     assert guard.wait_left("10.0.0.9") == LOCK_SECONDS  # locked: even the right PIN is not looked at now
+    assert guard.login("10.0.0.9", PIN) is None
     assert guard.wait_left("10.0.0.7") == 0.0 and guard.login("10.0.0.7", PIN)  # another client is not
     assert len([r for r in caplog.records if "locked out" in r.message]) == 1
     now[0] += LOCK_SECONDS
