@@ -224,7 +224,7 @@ def main() -> None:
         spawn = multiprocessing.get_context("spawn")  # a fresh interpreter: nothing of this one's threads
         flooded, stop_flood = spawn.Value("q", 0), spawn.Event()
         flooder = spawn.Process(target=flood, args=(broker.host, broker.port, broker.login("hostile"),
-                                                               args.flood or 0.0, stop_flood, flooded))
+                                                     args.flood, stop_flood, flooded)) if args.flood is not None else None
         figures: dict = {}
         try:
             if shutil.which("chromium"):
@@ -232,14 +232,14 @@ def main() -> None:
             else:
                 errors.append("no chromium: page latency not measured")
                 watching.set()
-            if args.flood is not None:
+            if flooder is not None:
                 flooder.start()
             figures = asyncio.run(classroom(broker, folder, args.stations, args.without_link, args.seconds, watching))
         finally:
             stop.set()
             stop_flood.set()
             for running in (watcher, flooder):
-                if running.is_alive():
+                if running is not None and running.is_alive():
                     running.join()
             page.stop()
             broker.stop()
