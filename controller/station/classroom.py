@@ -53,7 +53,23 @@ HEARTBEAT_MISSES = 2.5  # health periods without a word before a station shows o
 BAD_LOG_EVERY = 60.0  # seconds between two log lines about dropped payloads
 STATION_BURST, STATION_RATE = 10, 10.0  # updates a station may send at once, and per second past that (a box: ~1)
 RELEASE_SECONDS = 0.05  # how often a station held back past its share gets its newest update through
+MAX_INBOX = 20_000  # messages read from the broker, not yet looked at: past it the newest are dropped (and counted)
 REPLACED = "event: replaced\ndata: {}\n\n"  # the last message of a stream that a newer one of its session replaced
+
+
+class Inbox(asyncio.Queue):  # type: ignore[type-arg]
+    """The page's incoming MQTT messages, bounded: a station sending faster than the page reads cannot eat the
+    laptop's memory; what does not fit is dropped and counted (told in the log once a minute), not logged each."""
+
+    def __init__(self, maxsize: int = MAX_INBOX) -> None:
+        super().__init__(maxsize)
+        self.dropped = 0
+
+    def put_nowait(self, item: Any) -> None:
+        if self.full():
+            self.dropped += 1
+            return
+        super().put_nowait(item)
 
 
 class NoStation(Refused):
@@ -297,6 +313,8 @@ class TeacherPage:
         self._told: set[str] = set()  # clients whose turning away was logged (until they are under the limit again)
         self._streams: dict[str, asyncio.Queue[str]] = {}  # session (or client, without a PIN) -> its one live stream
         self.client: Any = None
+        self.inbox = Inbox()
+        self._inbox_told_at: float | None = None
         self._sockets: list[socket.socket] = []
         self._open: set[asyncio.Task[None]] = set()
 
@@ -325,6 +343,18 @@ class TeacherPage:
             self.room.check_heartbeats()
             if self.room.room_changed:
                 self.room.push_room()
+            self._tell_dropped()
+
+    def _new_inbox(self, maxsize: int) -> Inbox:
+        """The incoming queue of each new connection to the broker (aiomqtt makes it), kept to count what it drops."""
+        self.inbox = Inbox(maxsize)
+        return self.inbox
+
+    def _tell_dropped(self) -> None:
+        now = time.monotonic()
+        if self.inbox.dropped and (self._inbox_told_at is None or now - self._inbox_told_at >= BAD_LOG_EVERY):
+            log.warning("the broker sent more than the page can read: %d messages dropped", self.inbox.dropped)
+            self.inbox.dropped, self._inbox_told_at = 0, now
 
     async def _release(self) -> None:
         """Stations held back for sending more than their share get their newest update through, at their rate."""
@@ -343,7 +373,8 @@ class TeacherPage:
             try:
                 tls = tls_parameters(aiomqtt, s)
                 async with aiomqtt.Client(s.broker, s.port, username=s.username, tls_params=tls,
-                                          password=s.password.get_secret_value() if s.password else None) as client:
+                                          password=s.password.get_secret_value() if s.password else None,
+                                          queue_type=self._new_inbox, max_queued_incoming_messages=MAX_INBOX) as client:
                     for leaf in LEAVES:
                         await client.subscribe(f"{s.prefix}/+/{leaf}", qos=1)
                     self.client, delay, said = client, RETRY_FIRST, False

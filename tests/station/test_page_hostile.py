@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from controller.station.classroom import MAX_STATIONS, STATION_BURST, STATION_RATE, Classroom
+from controller.station.classroom import MAX_STATIONS, STATION_BURST, STATION_RATE, Classroom, Inbox
 from tests.station.brokers import Broker, SecuredBroker, Station, TeacherPageProcess, Watcher, game_lines
 from tests.station.test_classroom import CHROMIUM, FLAGS
 
@@ -228,3 +228,10 @@ def test_a_flooding_station_does_not_flood_the_page_and_the_others_stay_live(tmp
         broker.stop()
     assert renders.get("table-1", 0) <= STATION_BURST + STATION_RATE * (seconds + 1)  # its share, not 20,000
     assert renders.get("table-2") == 1 and errors == []
+
+
+def test_what_the_page_has_not_read_yet_is_bounded_and_counted() -> None:
+    inbox = Inbox(3)
+    for i in range(10):  # a station sending faster than the page reads
+        inbox.put_nowait(i)
+    assert [inbox.get_nowait() for _ in range(inbox.qsize())] == [0, 1, 2] and inbox.dropped == 7
