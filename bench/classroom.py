@@ -215,24 +215,26 @@ def main() -> None:
         names = [f"table-{i + 1:02d}" for i in range(args.stations)] + (["hostile"] if args.flood is not None else [])
         broker = SecuredBroker(folder / "broker", names)
         broker.start()
-        page = TeacherPageProcess(folder, broker, "--config", str(broker.folder / "teacher.toml"))
+        page: TeacherPageProcess | None = None
         latencies: list[float] = []
         errors: list[str] = []
         stop, watching = threading.Event(), threading.Event()
-        watcher = threading.Thread(target=watch_page, args=(page.url, args.stations, watching, stop, latencies, errors,
-                                                                 args.screenshot))
         spawn = multiprocessing.get_context("spawn")  # a fresh interpreter: nothing of this one's threads
         flooded, stop_flood = spawn.Value("q", 0), spawn.Event()
-        flooder = spawn.Process(target=flood, args=(broker.host, broker.port, broker.login("hostile"),
-                                                     args.flood, stop_flood, flooded)) if args.flood is not None else None
+        watcher = flooder = None
         figures: dict = {}
-        try:
+        try:  # the bench stops its broker, page and hostile station whatever happens
+            page = TeacherPageProcess(folder, broker, "--config", str(broker.folder / "teacher.toml"))
+            watcher = threading.Thread(target=watch_page, args=(page.url, args.stations, watching, stop, latencies,
+                                                                 errors, args.screenshot))
             if shutil.which("chromium"):
                 watcher.start()
             else:
                 errors.append("no chromium: page latency not measured")
                 watching.set()
-            if flooder is not None:
+            if args.flood is not None:
+                flooder = spawn.Process(target=flood, args=(broker.host, broker.port, broker.login("hostile"),
+                                                            args.flood, stop_flood, flooded))
                 flooder.start()
             figures = asyncio.run(classroom(broker, folder, args.stations, args.without_link, args.seconds, watching))
         finally:
@@ -241,7 +243,8 @@ def main() -> None:
             for running in (watcher, flooder):
                 if running is not None and running.is_alive():
                     running.join()
-            page.stop()
+            if page is not None:
+                page.stop()
             broker.stop()
     print(f"classroom: {args.stations} stations with the link, {args.without_link} without, {args.seconds:g} s, "
           f"Mosquitto as broker-config sets it up, {figures.get('actions', 0)} bot actions"
