@@ -1,6 +1,6 @@
 """A classroom on one broker: 30 stations playing bot games at table speed, and the teacher's page watching.
 
-    .venv/bin/python bench/classroom.py [--stations 30] [--seconds 40] [--without-link 5] [--screenshot PNG]
+    .venv/bin/python bench/classroom.py [--stations 30] [--seconds 40] [--without-link 5] [--flood [RATE]] [--screenshot PNG]
 
 * page update latency: a box writes its state (wall clock ``at``) → the teacher's
   page in headless Chromium has put it in the DOM (a MutationObserver on the
@@ -9,11 +9,16 @@
   a sound or pushes an LED frame, for the stations with the link on and for
   ``--without-link`` stations with it off, in the same loop of the same run.
   The link must not make it worse.
+* ``--flood [RATE]``: one more station, ``hostile``, sends RATE valid states a
+  second (4,400: 20,000 in 4.5 s; 0: as fast as its client can) with its own
+  account for the whole run; the latency above is still that of the real stations.
 
 Every station is a real :class:`~controller.daemon.Daemon` (sim profile, its own
 journal, SystemClock) in one asyncio loop; bots choose the moves and press and
 tap the simulated devices every 1 to 3 s, like children. The broker is Mosquitto
-when installed (else amqtt); the page is ``gamebox classroom`` in a subprocess.
+set up by ``gamebox classroom broker-config`` (every station on its own account,
+obeying commands; the page on the teacher's); the page is ``gamebox classroom``
+in a subprocess.
 """
 
 from __future__ import annotations
@@ -21,6 +26,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import random
 import shutil
 import statistics
@@ -29,6 +35,7 @@ import tempfile
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
@@ -38,7 +45,7 @@ from controller.config import load_config  # noqa: E402
 from controller.daemon import Daemon  # noqa: E402
 from controller.games import GAME_IDS  # noqa: E402
 from controller.siminput import SimInput  # noqa: E402
-from tests.station.brokers import Broker, TeacherPageProcess  # noqa: E402
+from tests.station.brokers import SecuredBroker, TeacherPageProcess  # noqa: E402
 
 PLAYERS = {"floppy-ears": 3, "pirates": 3, "policecats": 3}
 STOP_SECONDS = 30.0  # for every box to stop once the games are over
@@ -48,7 +55,8 @@ new MutationObserver(records => {
   const now = Date.now() / 1000;
   for (const r of records) {
     const at = parseFloat(r.target.dataset.at);
-    if (r.oldValue && r.oldValue !== r.target.dataset.at && at) window.__latencies.push(now - at);  // a new state, not the first
+    const real = r.target.dataset.station !== "hostile";  // the flooding station's own delay is its cost, not measured
+    if (real && r.oldValue && r.oldValue !== r.target.dataset.at && at) window.__latencies.push(now - at);  // a new state
   }
 }).observe(document.getElementById("stations"), {attributes: true, attributeOldValue: true, subtree: true, attributeFilter: ["data-at"]});
 """
@@ -114,12 +122,14 @@ def waits_in(task: asyncio.Task) -> list[str]:
     return chain
 
 
-async def classroom(broker: Broker, folder: Path, linked: int, unlinked: int, seconds: float,
+async def classroom(broker: SecuredBroker, folder: Path, linked: int, unlinked: int, seconds: float,
                     watching: threading.Event) -> dict:
     on, off = [], []
     daemons, tasks = [], []
     for i in range(linked + unlinked):
-        network = {"enabled": True, "broker": broker.host, "port": broker.port, "station": f"table-{i + 1:02d}"} if i < linked else {}
+        name = f"table-{i + 1:02d}"
+        network = {"enabled": True, "station": name, **{k: broker.accounts[name][k] for k in (
+            "broker", "port", "username", "password", "commands")}} if i < linked else {}
         config = load_config(None, state_dir=str(folder / f"s{i}"), network=network)
         daemon = Daemon(config, stdin=False, out=lambda _l: None, notify=lambda _m: None)
         tasks.append(asyncio.create_task(daemon.run()))
@@ -169,39 +179,76 @@ def watch_page(url: str, stations: int, watching: threading.Event, stop: threadi
         watching.set()
 
 
+def flood(host: str, port: int, login: tuple[str, str], rate: float, stop: Any, sent: Any) -> None:
+    """The hostile station, in a process of its own (a machine of its own, in a classroom): ``rate`` valid states a
+    second (0: as fast as its client sends them) until ``stop``; ``sent`` counts them."""
+    import paho.mqtt.client as mqtt
+
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
+    client.username_pw_set(*login)
+    client.connect(host, port)
+    client.loop_start()
+    state = {"station": "hostile", "mode": "playing", "game": "pirates", "players": 2, "turn": 0, "volume": 0.5}
+    start, count = time.monotonic(), 0
+    while not stop.is_set():
+        for _ in range(100):
+            count += 1
+            client.publish("gamebox/hostile/state", json.dumps(dict(state, at=time.time(), actions=count % 10**6)))
+        sent.value = count
+        ahead = count / rate - (time.monotonic() - start) if rate else 0.001  # 0.001: the client's thread sends
+        stop.wait(max(0.0, ahead))
+    client.loop_stop()
+    client.disconnect()
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--stations", type=int, default=30)
     parser.add_argument("--without-link", type=int, default=5)
     parser.add_argument("--seconds", type=float, default=40.0)
+    parser.add_argument("--flood", type=float, nargs="?", const=4400.0, metavar="RATE",
+                        help="one hostile station sends RATE valid states a second (default 4400; 0: as fast as it can)")
     parser.add_argument("--screenshot", metavar="PNG", help="save the page once the games are under way")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        broker = Broker(folder)
+        names = [f"table-{i + 1:02d}" for i in range(args.stations)] + (["hostile"] if args.flood is not None else [])
+        broker = SecuredBroker(folder / "broker", names)
         broker.start()
-        page = TeacherPageProcess(folder, broker)
+        page: TeacherPageProcess | None = None
         latencies: list[float] = []
         errors: list[str] = []
         stop, watching = threading.Event(), threading.Event()
-        watcher = threading.Thread(target=watch_page, args=(page.url, args.stations, watching, stop, latencies, errors,
-                                                                 args.screenshot))
+        spawn = multiprocessing.get_context("spawn")  # a fresh interpreter: nothing of this one's threads
+        flooded, stop_flood = spawn.Value("q", 0), spawn.Event()
+        watcher = flooder = None
         figures: dict = {}
-        try:
+        try:  # the bench stops its broker, page and hostile station whatever happens
+            page = TeacherPageProcess(folder, broker, "--config", str(broker.folder / "teacher.toml"))
+            watcher = threading.Thread(target=watch_page, args=(page.url, args.stations, watching, stop, latencies,
+                                                                 errors, args.screenshot))
             if shutil.which("chromium"):
                 watcher.start()
             else:
                 errors.append("no chromium: page latency not measured")
                 watching.set()
+            if args.flood is not None:
+                flooder = spawn.Process(target=flood, args=(broker.host, broker.port, broker.login("hostile"),
+                                                            args.flood, stop_flood, flooded))
+                flooder.start()
             figures = asyncio.run(classroom(broker, folder, args.stations, args.without_link, args.seconds, watching))
         finally:
             stop.set()
-            if watcher.is_alive():
-                watcher.join()
-            page.stop()
+            stop_flood.set()
+            for running in (watcher, flooder):
+                if running is not None and running.is_alive():
+                    running.join()
+            if page is not None:
+                page.stop()
             broker.stop()
     print(f"classroom: {args.stations} stations with the link, {args.without_link} without, {args.seconds:g} s, "
-          f"broker {broker.kind}, {figures.get('actions', 0)} bot actions")
+          f"Mosquitto as broker-config sets it up, {figures.get('actions', 0)} bot actions"
+          + (f", and a hostile station sent {flooded.value} states" if args.flood is not None else ""))
     if latencies:
         ms = [x * 1000 for x in latencies]
         print(f"page update latency (box state -> Chromium DOM): n={len(ms)}, p50 {percentile(ms, 0.5):.1f} ms, "

@@ -83,6 +83,8 @@ def mosquitto_conf(folder: Path, port: int, bind: str | None, tls: Tls | None) -
     if tls is not None:
         lines += [f"certfile {tls.cert.resolve()}", f"keyfile {tls.key.resolve()}", f"cafile {tls.ca.resolve()}",
                   f"require_certificate {'true' if tls.require_certificate else 'false'}"]
+        if tls.require_certificate:  # the certificate's CN is the account: another's password with it gets nowhere
+            lines.append("use_identity_as_username true")
     return "\n".join(lines) + "\n"
 
 

@@ -15,6 +15,7 @@ from typing import Any, Callable
 from controller.decks import LANGUAGES
 from controller.games import GAME_IDS
 from controller.stage.lights.colors import SEAT_COLOR_NAMES
+from controller.station.commands import ID
 
 MAX_PAYLOAD = 16 * 1024  # bytes: a real state is under 1 KiB
 MAX_TEXT = 120  # characters of any string shown on the page
@@ -87,7 +88,7 @@ EVENT: dict[str, Check] = COMMON | {
     "kind": _one_of("action", "game_over", "command", "refused"), "seq": COUNT, "game_id": _int(0, 2**53),
     "action": lambda v: isinstance(v, dict) and _small_json(v), "events": lambda v: isinstance(v, list) and _small_json(v),
     "game": _one_of(*GAME_IDS), "winners": _seats(SEAT), "started_at": TIME, "command": _text(32), "reason": _text(),
-    "id": _text(32),
+    "id": lambda v: isinstance(v, str) and ID.match(v) is not None,
 }
 ONLINE: dict[str, Check] = COMMON | {"online": lambda v: isinstance(v, bool), "boot": _text(32)}
 

@@ -30,7 +30,7 @@ from typing import Any, Callable
 from controller.config import NetworkConfig
 from controller.station.checks import Bad, checked
 from controller.station.commands import Refused, parse
-from controller.station.pageguard import SESSION_COOKIE, Guard, check_pin, made_up_pin
+from controller.station.pageguard import SESSION_COOKIE, Guard, check_pin, client_of, made_up_pin
 from controller.station.topics import ALL, split
 
 log = logging.getLogger("gamebox.classroom")
@@ -38,7 +38,9 @@ log = logging.getLogger("gamebox.classroom")
 PAGE = Path(__file__).with_name("page.html")
 LEAVES = ("state", "online", "health", "events")
 MAX_REQUEST = 16 * 1024
-MAX_CONNECTIONS = 64  # at once, live streams included
+MAX_CONNECTIONS = 64  # at once, live streams and TLS handshakes included
+PER_ADDRESS = 8  # of them from one client (an address, an IPv6 /64): a browser needs a stream and a few requests
+SIGNED_IN_ROOM = 16  # of them only for clients with a signed-in session: a room full of pupils cannot lock the teacher out
 REQUEST_SECONDS = 10.0  # to send a whole request, head and body
 STALLED_SECONDS = 30.0  # a browser that reads nothing this long is let go
 KEEPALIVE = 15.0  # seconds between two SSE comments, so proxies and tablets keep the stream open
@@ -49,6 +51,25 @@ MAX_COUNTED = 5_000  # finished games remembered per station, so a game is count
 STREAM_BACKLOG = 1000  # updates waiting for one browser; past it its stream is closed and it reconnects
 HEARTBEAT_MISSES = 2.5  # health periods without a word before a station shows offline
 BAD_LOG_EVERY = 60.0  # seconds between two log lines about dropped payloads
+STATION_BURST, STATION_RATE = 10, 10.0  # updates a station may send at once, and per second past that (a box: ~1)
+RELEASE_SECONDS = 0.05  # how often a station held back past its share gets its newest update through
+MAX_INBOX = 20_000  # messages read from the broker, not yet looked at: past it the newest are dropped (and counted)
+REPLACED = "event: replaced\ndata: {}\n\n"  # the last message of a stream that a newer one of its session replaced
+
+
+class Inbox(asyncio.Queue):  # type: ignore[type-arg]
+    """The page's incoming MQTT messages, bounded: a station sending faster than the page reads cannot eat the
+    laptop's memory; what does not fit is dropped and counted (told in the log once a minute), not logged each."""
+
+    def __init__(self, maxsize: int = MAX_INBOX) -> None:
+        super().__init__(maxsize)
+        self.dropped = 0
+
+    def put_nowait(self, item: Any) -> None:
+        if self.full():
+            self.dropped += 1
+            return
+        super().put_nowait(item)
 
 
 class NoStation(Refused):
@@ -110,6 +131,8 @@ class Classroom:
         self.ignored: set[str] = set()  # stations beyond the cap (names kept up to a bound)
         self.broker = False  # the page's own connection to the broker
         self.dropped = 0  # bad payloads not yet told in the log
+        self.held: dict[str, dict[str, bytes]] = {}  # station past its share -> leaf -> its newest payload, not yet read
+        self._budget: dict[str, tuple[float, float]] = {}  # station -> (updates it may send now, when that was counted)
         self._told_at: float | None = None
 
     def take(self, topic: str, payload: bytes) -> None:
@@ -127,14 +150,45 @@ class Classroom:
                 self.ignored.add(station)
                 self.room_changed = True  # told by the page's tick, not once per name of a flood
             return
+        if station in self.held or not self._allow(station):  # past its share: only its newest message of each kind waits
+            self.held.setdefault(station, {})[leaf] = payload
+            self.heard[station] = self.clock()
+            return
+        if self._apply(station, leaf, payload):
+            self.push(station)
+
+    def _allow(self, station: str) -> bool:
+        """A station's share of the page: STATION_BURST updates at once, then STATION_RATE a second (a new name's first
+        message always gets in: the cap bounds those)."""
+        if station not in self.stations:
+            return True
+        now = self.clock()
+        tokens, at = self._budget.get(station, (float(STATION_BURST), now))
+        tokens = min(float(STATION_BURST), tokens + (now - at) * STATION_RATE)
+        allowed = tokens >= 1
+        self._budget[station] = (tokens - allowed, now)
+        return allowed
+
+    def release(self) -> None:
+        """Each station held back whose share allows it again: its newest messages, shown as one update."""
+        for station in [name for name in self.held if self._allow(name)]:
+            changed = False
+            for leaf, payload in self.held.pop(station).items():
+                changed = self._apply(station, leaf, payload) or changed
+            if changed and station in self.stations:
+                self.push(station)
+
+    def _apply(self, station: str, leaf: str, payload: bytes) -> bool:
+        """Check one message and keep it; whether the browsers should be sent the station again."""
+        entry = self.stations.get(station)
         try:
             value = checked(leaf, payload)
         except Bad as exc:
-            self._bad(topic, str(exc))
-            return
+            self._bad(f"{self.prefix}/{station}/{leaf}", str(exc))
+            return False
         if entry is None:
             if value is None:
-                return
+                return False
             entry = self.stations[station] = {"station": station}
         if leaf == "online":
             entry["duplicate"] = _two_boxes(entry.get("online"), value) or (entry.get("duplicate", False) and bool(value)
@@ -144,17 +198,17 @@ class Classroom:
         self.heard[station] = self.clock()
         entry["silent"] = False
         if heartbeat_only:  # nothing a browser would show changed: not sent to it (10 a second in a classroom of 30)
-            return
+            return False
         if not entry.get("state") and not (entry.get("online") or {}).get("online"):
             if leaf in ("state", "online") and value is None:  # cleared and offline: the station is gone
                 del self.stations[station]
-                self.stats.pop(station, None)
-                self.heard.pop(station, None)
+                for kept in (self.stats, self.heard, self.held, self._budget):
+                    kept.pop(station, None)
                 self._send(json.dumps({"station": station, "gone": True}))
-                return
+                return False
         if value and (leaf == "state" or (leaf == "events" and value.get("kind") == "game_over")):
             self.stats.setdefault(station, Stats()).saw_game(value)
-        self.push(station)
+        return True
 
     def check_heartbeats(self) -> None:
         """A station that said it was online but sent no health for HEARTBEAT_MISSES of its periods is shown silent:
@@ -199,10 +253,15 @@ class Classroom:
     def _send(self, data: str, event: str = "") -> None:
         message = (f"event: {event}\n" if event else "") + f"data: {data}\n\n"
         for queue in self.listeners:
-            try:
-                queue.put_nowait(message)
-            except asyncio.QueueFull:  # a stalled tablet may not eat the laptop's memory, nor miss an update
-                self.overflowed.add(queue)
+            self.tell(queue, message)
+
+    def tell(self, queue: asyncio.Queue[str], message: str) -> None:
+        """One message for one stream; a stream that cannot take it is closed (a stalled tablet may not eat the
+        laptop's memory, nor miss an update: it reconnects and gets everything)."""
+        try:
+            queue.put_nowait(message)
+        except asyncio.QueueFull:
+            self.overflowed.add(queue)
 
     def csv(self) -> str:
         out = io.StringIO()
@@ -243,13 +302,19 @@ class TeacherPage:
                  stalled_seconds: float = STALLED_SECONDS) -> None:
         self.settings, self.listen, self.port, self.tls = settings, listen, port, tls
         self.max_connections, self.request_seconds, self.stalled_seconds = max_connections, request_seconds, stalled_seconds
+        self.per_address, self.signed_in_room = min(PER_ADDRESS, max_connections), min(SIGNED_IN_ROOM, max_connections // 4)
         self.pin, self.made_up = check_pin(pin), False
         if self.pin is None and not is_loopback(listen):
             self.pin, self.made_up = made_up_pin(), True
         self.guard = Guard(self.pin, names)
         self.room = Classroom(settings.prefix)
         self._connections, self._full_told = 0, False
+        self._per_address: dict[str, int] = {}  # client -> connections open
+        self._told: set[str] = set()  # clients whose turning away was logged (until they are under the limit again)
+        self._streams: dict[str, asyncio.Queue[str]] = {}  # session (or client, without a PIN) -> its one live stream
         self.client: Any = None
+        self.inbox = Inbox()
+        self._inbox_told_at: float | None = None
         self._sockets: list[socket.socket] = []
         self._open: set[asyncio.Task[None]] = set()
 
@@ -261,7 +326,8 @@ class TeacherPage:
         self._sockets = listening_sockets(self.listen, self.port)
         self.port = self._sockets[0].getsockname()[1]
         self._tasks = [asyncio.create_task(self._accept(sock)) for sock in self._sockets]
-        self._tasks += [asyncio.create_task(self._mqtt()), asyncio.create_task(self._tick())]
+        self._tasks += [asyncio.create_task(self._mqtt()), asyncio.create_task(self._tick()),
+                        asyncio.create_task(self._release())]
 
     async def stop(self) -> None:
         for task in [*self._tasks, *self._open]:
@@ -277,6 +343,24 @@ class TeacherPage:
             self.room.check_heartbeats()
             if self.room.room_changed:
                 self.room.push_room()
+            self._tell_dropped()
+
+    def _new_inbox(self, maxsize: int) -> Inbox:
+        """The incoming queue of each new connection to the broker (aiomqtt makes it), kept to count what it drops."""
+        self.inbox = Inbox(maxsize)
+        return self.inbox
+
+    def _tell_dropped(self) -> None:
+        now = time.monotonic()
+        if self.inbox.dropped and (self._inbox_told_at is None or now - self._inbox_told_at >= BAD_LOG_EVERY):
+            log.warning("the broker sent more than the page can read: %d messages dropped", self.inbox.dropped)
+            self.inbox.dropped, self._inbox_told_at = 0, now
+
+    async def _release(self) -> None:
+        """Stations held back for sending more than their share get their newest update through, at their rate."""
+        while True:
+            await asyncio.sleep(RELEASE_SECONDS)
+            self.room.release()
 
     # -- MQTT -------------------------------------------------------------------------------
     async def _mqtt(self) -> None:
@@ -289,7 +373,8 @@ class TeacherPage:
             try:
                 tls = tls_parameters(aiomqtt, s)
                 async with aiomqtt.Client(s.broker, s.port, username=s.username, tls_params=tls,
-                                          password=s.password.get_secret_value() if s.password else None) as client:
+                                          password=s.password.get_secret_value() if s.password else None,
+                                          queue_type=self._new_inbox, max_queued_incoming_messages=MAX_INBOX) as client:
                     for leaf in LEAVES:
                         await client.subscribe(f"{s.prefix}/+/{leaf}", qos=1)
                     self.client, delay, said = client, RETRY_FIRST, False
@@ -332,22 +417,38 @@ class TeacherPage:
     # -- HTTP -------------------------------------------------------------------------------
     async def _accept(self, sock: socket.socket) -> None:
         """Accept connections ourselves, so that at most ``max_connections`` are open, TLS handshakes included
-        (asyncio's own server shakes hands before counting); the rest are closed at once, told in one line."""
+        (asyncio's own server shakes hands before counting), at most ``per_address`` from one client, and the last
+        SIGNED_IN_ROOM only for clients with a session; the rest are closed at once, told in one line."""
         loop = asyncio.get_running_loop()
         while True:
-            conn, _ = await loop.sock_accept(sock)
-            if self._connections >= self.max_connections:
-                if not self._full_told:
-                    log.warning("%d connections open: more are turned away until some close", self._connections)
-                    self._full_told = True
+            conn, peer = await loop.sock_accept(sock)
+            client = client_of(str(peer[0]))
+            if not self._admit(client):
                 conn.close()
                 continue
             self._connections += 1
-            task = asyncio.create_task(self._connection(conn))
+            self._per_address[client] = self._per_address.get(client, 0) + 1
+            task = asyncio.create_task(self._connection(conn, client))
             self._open.add(task)
             task.add_done_callback(self._open.discard)
 
-    async def _connection(self, conn: socket.socket) -> None:
+    def _admit(self, client: str) -> bool:
+        full = self._connections >= self.max_connections
+        if full or (self.pin is not None and self._connections >= self.max_connections - self.signed_in_room
+                    and not self.guard.signed_in(client)):
+            if not self._full_told:
+                log.warning("%d connections open: more are turned away until some close%s", self._connections,
+                            "" if full else f" (the last {self.signed_in_room} are kept for signed-in sessions)")
+                self._full_told = True
+            return False
+        if self._per_address.get(client, 0) >= self.per_address:
+            if client not in self._told:
+                log.warning("client %s has %d connections open: more from it are turned away", client, self.per_address)
+                self._told.add(client)
+            return False
+        return True
+
+    async def _connection(self, conn: socket.socket, client: str) -> None:
         """One connection: its TLS handshake within ``request_seconds``, then its request."""
         loop = asyncio.get_running_loop()
         reader = asyncio.StreamReader()
@@ -359,13 +460,17 @@ class TeacherPage:
             except (OSError, asyncio.TimeoutError):  # the handshake failed or took too long (ssl.SSLError is an OSError)
                 conn.close()
                 return
-            await self._serve(reader, asyncio.StreamWriter(transport, protocol, reader, loop))
+            await self._serve(reader, asyncio.StreamWriter(transport, protocol, reader, loop), client)
         finally:
             self._connections -= 1
-            if self._connections < self.max_connections:
+            self._per_address[client] -= 1
+            if not self._per_address[client]:
+                del self._per_address[client]
+                self._told.discard(client)
+            if self._connections < self.max_connections - self.signed_in_room:
                 self._full_told = False
 
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, client: str) -> None:
         """One request per connection, read whole within ``request_seconds``."""
         try:
             try:
@@ -373,8 +478,7 @@ class TeacherPage:
             except ValueError as exc:
                 await _reply(writer, 400, "text/plain", str(exc).encode())
                 return
-            peer = writer.get_extra_info("peername")
-            await self._route(method, path.split("?")[0], headers, body, writer, str(peer[0]) if peer else "?")
+            await self._route(method, path.split("?")[0], headers, body, writer, client)
         except asyncio.TimeoutError:  # a request that never came whole, or a browser that stopped reading
             _drop(writer)
         except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
@@ -402,7 +506,7 @@ class TeacherPage:
         elif method == "GET" and path == "/session":
             await _json(writer, 200, {"ok": True})
         elif method == "GET" and path == "/stream":
-            await self._stream(writer)
+            await self._stream(writer, cookies.get(SESSION_COOKIE, "") if self.pin else client)
         elif method == "GET" and path == "/stats.csv":
             await _reply(writer, 200, "text/csv; charset=utf-8", self.room.csv().encode(),
                          extra="Content-Disposition: attachment; filename=classroom-stats.csv\r\n")
@@ -448,26 +552,36 @@ class TeacherPage:
             return
         await _json(writer, 200, sent)
 
-    async def _stream(self, writer: asyncio.StreamWriter) -> None:
+    async def _stream(self, writer: asyncio.StreamWriter, owner: str) -> None:
+        """The live stream; one per session (per client without a PIN): a newer one replaces it, and says so."""
+        queue: asyncio.Queue[str] = asyncio.Queue(STREAM_BACKLOG)
+        older = self._streams.get(owner)
+        if older is not None:
+            self.room.tell(older, REPLACED)
+        self._streams[owner] = queue
         writer.write(b"HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
                      b"Connection: keep-alive\r\n\r\n")
         writer.write(f"event: room\ndata: {json.dumps(self.room.room())}\n\n".encode())
         for entry in self.room.everything():
             writer.write(f"data: {json.dumps(entry, separators=(',', ':'))}\n\n".encode())
-        await asyncio.wait_for(writer.drain(), self.stalled_seconds)
-        queue: asyncio.Queue[str] = asyncio.Queue(STREAM_BACKLOG)
-        self.room.listeners.add(queue)
         try:
+            await asyncio.wait_for(writer.drain(), self.stalled_seconds)
+            self.room.listeners.add(queue)
             while queue not in self.room.overflowed:
                 try:
-                    writer.write((await asyncio.wait_for(queue.get(), KEEPALIVE)).encode())
+                    message = await asyncio.wait_for(queue.get(), KEEPALIVE)
                 except asyncio.TimeoutError:
-                    writer.write(b": still here\n\n")
+                    message = ": still here\n\n"
+                writer.write(message.encode())
                 await asyncio.wait_for(writer.drain(), self.stalled_seconds)  # a browser that stopped reading is let go
+                if message == REPLACED:
+                    return
             _drop(writer)  # too slow to follow: the browser reconnects and gets everything
         finally:
             self.room.listeners.discard(queue)
             self.room.overflowed.discard(queue)
+            if self._streams.get(owner) is queue:
+                del self._streams[owner]
 
 
 async def _read_request(reader: asyncio.StreamReader) -> tuple[str, str, dict[str, str], bytes]:

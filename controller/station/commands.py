@@ -19,7 +19,8 @@ from controller.station.topics import COMMANDS
 
 VOLUME_STEP = 0.1
 MAX_PAYLOAD = 512  # bytes: a command is a word or a tiny object
-ID = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+# a command's id: hex digits only, so that no id is ever a property name (``__proto__``, ``constructor``) in a browser
+ID = re.compile(r"^[0-9a-f]{1,32}$")
 
 
 class Refused(ValueError):

@@ -37,7 +37,7 @@ log = logging.getLogger("gamebox.station")
 RETRY_FIRST, RETRY_MOST = 0.25, 4.0  # seconds between two connection attempts
 KEEPALIVE = 5  # seconds: the broker says a box that lost its power is offline (its last will) after 1.5 times this
 GOODBYE = 1.0  # seconds allowed at shutdown to say "offline" and send what waits
-REFUSALS, REFUSALS_EVERY = 10, 10.0  # refusals told (log line and event) at most per so many seconds
+REFUSALS, REFUSALS_EVERY = 10, 10.0  # refusals told (log line, and event without an id) at most per so many seconds
 
 
 class Budget:
@@ -92,6 +92,8 @@ class StationLink:
         self._sending = False
         self._refusals = Budget(REFUSALS, REFUSALS_EVERY)
         self.boot = secrets.token_hex(4)  # this run of this box: two boxes with one name are told apart by it
+        # the MQTT client id, a secret: the broker drops a connection whose id another one takes, so it is never published
+        self.client_id = f"gamebox-{settings.station}-{secrets.token_hex(16)}"
         self._loop = asyncio.get_running_loop()
         self.catchup = Catchup(box.journal, self.outbox, self.topics.events, self.topics.station)
         box.listeners.append(self._accepted)
@@ -229,10 +231,14 @@ class StationLink:
         return answer
 
     def _refuse(self, message: StationCommand, exc: Refused) -> None:
-        """One log line and one ``refused`` event, at most REFUSALS per REFUSALS_EVERY seconds (the rest are counted)."""
-        if self._refusals.allow():
+        """A log line and a ``refused`` event for at most REFUSALS per REFUSALS_EVERY seconds (the rest are counted);
+        a command with an id always gets its event, like a command taken: its sender waits for it to show why."""
+        told = self._refusals.allow()
+        if told:
             log.warning("refused command on %s: %s", message.topic, exc)
-            self.outbox.event(self.topics.events, {**self._answer(message), "kind": "refused", "reason": str(exc)})
+        answer = self._answer(message)
+        if told or "id" in answer:
+            self.outbox.event(self.topics.events, {**answer, "kind": "refused", "reason": str(exc)})
 
     def _carry_out(self, command: Command) -> None:
         box, engine = self.box, self.box.engine
@@ -290,7 +296,7 @@ class StationLink:
     def _client(self, aiomqtt: Any) -> Any:
         s = self.settings
         return aiomqtt.Client(
-            s.broker, s.port, identifier=f"gamebox-{s.station}-{self.boot}", keepalive=KEEPALIVE,
+            s.broker, s.port, identifier=self.client_id, keepalive=KEEPALIVE,
             tls_params=tls_parameters(aiomqtt, s),
             username=s.username, password=s.password.get_secret_value() if s.password else None,
             will=aiomqtt.Will(self.topics.online, encode(self._online(False)), qos=1, retain=True),

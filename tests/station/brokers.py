@@ -93,7 +93,7 @@ class SecuredBroker(Broker):
         self.kind = "secured"
         write_broker_config(folder, stations, broker=self.host, port=self.port, bind=self.host, **tls)
         with open(folder / "mosquitto.conf", "a") as conf:  # run as the test's user, who owns the password file
-            conf.write(f"user {getpass.getuser()}\npersistence false\n")
+            conf.write(f"user {getpass.getuser()}\npersistence false\nlog_dest file {folder / 'broker.log'}\n")
         self.accounts = {toml.stem: tomllib.loads(toml.read_text())["network"] for toml in folder.glob("*.toml")}
 
     def login(self, name: str) -> tuple[str, str]:

@@ -9,8 +9,12 @@ the teacher's account works. Without that set-up a box obeys nothing.
 from __future__ import annotations
 
 import json
+import os
+import pwd
 import shutil
+import socket
 import subprocess
+import tempfile
 import threading
 from pathlib import Path
 from typing import Any, Iterator
@@ -19,7 +23,7 @@ import pytest
 
 from controller.cli import run_command
 from controller.config import ConfigError, load_config
-from controller.station.brokerconf import Tls
+from controller.station.brokerconf import Tls, write_broker_config
 from tests.station.brokers import Broker, SecuredBroker, Station, TeacherPageProcess, Watcher, game_lines, wait_until
 
 ATTACKS = [("gamebox/all/set/end-session", ""), ("gamebox/red/set/volume", "1"), ("gamebox/all/set/language", "nl"),
@@ -255,8 +259,7 @@ def test_the_documented_openssl_commands_make_a_certificate_the_broker_takes(tmp
         script = "\n".join(commands).replace("/path/to/ca.key", str(certs["ca_key"])).replace("table-4", "red")
         subprocess.run(["sh", "-ec", script], cwd=mine, check=True, capture_output=True, timeout=60)
         made = {"ca_crt": mine / "ca.crt", "red_crt": mine / "red.crt", "red_key": mine / "red.key"}
-        assert connack_tls(broker, broker.login("red"), made, "red") == "Success"
-        assert connack_tls(broker, ("red", "guessed"), made, "red") != "Success"  # the certificate is no password
+        assert connack_tls(broker, broker.login("red"), made, "red") == "Success"  # as red: its CN is its account
     finally:
         broker.stop()
 
@@ -309,3 +312,72 @@ def test_client_certificates_need_the_ca_s_key(tmp_path: Path, capsys: pytest.Ca
                         str(tmp_path / "b.crt"), "--tls-key", str(tmp_path / "b.key"), "--tls-ca", str(tmp_path / "ca.crt"),
                         "--tls-ca-key", str(tmp_path / "missing.key"), "red"]) == 2  # the key given: certificates required
     assert "missing.key: no such file" in capsys.readouterr().err and not (tmp_path / "b").exists()
+
+
+def as_root_with_mosquitto_s_user() -> bool:
+    try:
+        pwd.getpwnam("mosquitto")
+    except KeyError:
+        return False
+    return os.geteuid() == 0 and shutil.which("openssl") is not None
+
+
+@pytest.mark.skipif(not as_root_with_mosquitto_s_user(), reason="needs root, openssl and the mosquitto package's user")
+def test_the_documented_steps_let_mosquitto_read_its_files_and_its_key_as_its_own_user() -> None:
+    from tests.station.brokers import free_port
+
+    folder = Path(tempfile.mkdtemp(dir="/tmp"))  # outside pytest's root-only folder: the mosquitto user must reach it
+    proc: subprocess.Popen | None = None
+    try:
+        folder.chmod(0o755)
+        certs = certificates(folder / "certs")
+        (folder / "certs").chmod(0o755)
+        certs["broker_key"].chmod(0o600)  # as a key is made: root's alone
+        port = free_port()
+        write_broker_config(folder / "gamebox", ["red"], broker="127.0.0.1", port=port, bind="127.0.0.1",
+                            tls=Tls(certs["broker_crt"], certs["broker_key"], certs["ca_crt"]))
+        with open(folder / "gamebox" / "mosquitto.conf", "a") as conf:
+            conf.write("persistence false\n")  # and Mosquitto's own default, `user mosquitto`
+
+        def starts() -> bool:
+            nonlocal proc
+            proc = subprocess.Popen([shutil.which("mosquitto"), "-c", str(folder / "gamebox" / "mosquitto.conf")],
+                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            wait_until(lambda: proc.poll() is not None or _ours(port, certs["ca_crt"]), what="mosquitto to listen or exit")
+            running = proc.poll() is None
+            proc.kill()
+            proc.wait()
+            return running
+
+        docs = (Path(__file__).resolve().parents[2] / "docs" / "stations.md").read_text()
+        steps = [line.removeprefix("sudo ") for line in docs.split("```sh")[1].split("```")[0].splitlines() if "chown" in line]
+        key_steps = [line.removeprefix("sudo ") for line in
+                     docs.split("<!-- broker key -->")[1].split("```sh")[1].split("```")[0].splitlines() if line]
+        assert len(steps) == 1 and len(key_steps) == 2
+
+        def run(lines: list[str]) -> None:
+            script = "\n".join(lines).replace("/etc/mosquitto/gamebox", str(folder / "gamebox"))
+            subprocess.run(["sh", "-ec", script.replace("/etc/mosquitto/certs/broker.key", str(certs["broker_key"]))],
+                           check=True, capture_output=True, timeout=30)
+
+        run(steps)
+        assert not starts()  # its files readable, but its key root's alone: Mosquitto exits
+        run(key_steps)
+        assert starts()
+    finally:
+        if proc is not None and proc.poll() is None:
+            proc.kill()
+            proc.wait()
+        shutil.rmtree(folder, ignore_errors=True)
+
+
+def _ours(port: int, ca: Path) -> bool:
+    """A TLS handshake on ``port`` with a certificate of the test's CA: this test's broker listens there."""
+    import ssl
+
+    context = ssl.create_default_context(cafile=str(ca))
+    try:
+        with socket.create_connection(("127.0.0.1", port), 1) as raw, context.wrap_socket(raw, server_hostname="127.0.0.1"):
+            return True
+    except OSError:  # nothing there yet, or not this broker (ssl.SSLError is an OSError)
+        return False

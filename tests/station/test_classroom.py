@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from controller.station.classroom import Classroom
-from tests.station.brokers import OBEYS, Broker, Station, TeacherPageProcess, Watcher, game_lines, wait_until
+from tests.station.brokers import OBEYS, Broker, SecuredBroker, Station, TeacherPageProcess, Watcher, game_lines, wait_until
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -167,3 +167,30 @@ def test_two_boxes_with_one_station_name_both_stay_on_and_the_page_says_so(tmp_p
         first.stop()
         second.stop()
     assert "trying again" not in first.log() + second.log()  # neither pushed the other off the broker
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium: install Debian's chromium package")
+def test_every_refused_command_shows_its_refusal_however_many_come(tmp_path: Path) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    broker = SecuredBroker(tmp_path / "broker", ["red"])
+    broker.start()
+    red = Station(tmp_path / "red", broker, "red", **{k: broker.accounts["red"][k] for k in ("username", "password", "commands")})
+    page_server = TeacherPageProcess(tmp_path, broker, "--config", str(broker.folder / "teacher.toml"))
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            page = browser.new_page()
+            page.goto(page_server.url)
+            card = page.locator("#station-red")
+            expect(card.locator(".game")).to_contain_text("menu", timeout=20_000)
+            for i in range(14):  # more than the box's 10 refusals per 10 s that it tells in its log
+                card.locator("button[data-cmd=time-up]").click()  # in the menu: refused
+                expect(page.locator("#note")).to_have_text("time-up: refused: no game is running", timeout=4_000)
+                page.evaluate("document.getElementById('note').textContent = ''")  # so the next answer is its own
+            browser.close()
+    finally:
+        page_server.stop()
+        red.stop()
+        broker.stop()
+    assert red.log().count("refused command") <= 10  # the log stays rate-limited

@@ -11,12 +11,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import re
+import time
 from pathlib import Path
 
 import pytest
 
-from controller.station.classroom import MAX_STATIONS, Classroom
-from tests.station.brokers import Broker, Station, TeacherPageProcess, Watcher, game_lines
+from controller.station.classroom import MAX_STATIONS, STATION_BURST, STATION_RATE, Classroom, Inbox
+from tests.station.brokers import Broker, SecuredBroker, Station, TeacherPageProcess, Watcher, game_lines
 from tests.station.test_classroom import CHROMIUM, FLAGS
 
 FAKE_NAMES = 5_000  # it passed with issue 20's 20,000 too; 5,000 keeps the suite short
@@ -114,3 +116,122 @@ def test_a_heartbeat_that_changes_nothing_shown_is_not_sent_to_the_browsers() ->
     room.take("gamebox/red/health", json.dumps(dict(health, uptime=6.0, at=6.0)).encode())
     room.take("gamebox/red/health", json.dumps(dict(health, uptime=9.0, at=9.0, faults={"reader": "no answer"})).encode())
     assert sent.qsize() == 2 and "no answer" in sent.get_nowait() + sent.get_nowait()
+
+
+def secured_page(tmp_path: Path, stations: list[str]) -> tuple[SecuredBroker, TeacherPageProcess]:
+    """The broker ``broker-config`` writes for ``stations``, and the teacher's page logged in with its teacher account."""
+    broker = SecuredBroker(tmp_path / "broker", stations)
+    broker.start()
+    try:
+        return broker, TeacherPageProcess(tmp_path, broker, "--config", str(broker.folder / "teacher.toml"))
+    except BaseException:
+        broker.stop()
+        raise
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium: install Debian's chromium package")
+def test_an_event_id_named_like_a_javascript_property_breaks_no_page(tmp_path: Path) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    names = ["table-1", "table-2", "table-3"]
+    broker, page_server = secured_page(tmp_path, names)
+    boxes = {name: Watcher(broker, topic=f"gamebox/{name}/set/#", login=broker.login(name)) for name in names}
+    errors: list[str] = []
+    try:
+        for name, box in boxes.items():  # each with its own account, as a box would
+            box.publish(f"gamebox/{name}/online", json.dumps({"station": name, "online": True, "boot": "0"}), retain=True)
+            box.publish(f"gamebox/{name}/state", json.dumps(dict(PLAYING, station=name, started_at=time.time() - 65)),
+                        retain=True)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            page = browser.new_page()
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            for bad in ("__proto__", "constructor", "toString"):  # table-1's own account, on its own events topic
+                boxes["table-1"].publish("gamebox/table-1/events", json.dumps({"kind": "command", "command": "volume", "id": bad}))
+                boxes["table-3"].publish("gamebox/table-3/events", json.dumps({"kind": "command", "command": "volume", "id": "ab12"}))
+                page.goto(page_server.url)  # a page opened after the event (the page keeps each station's last one)
+                for name in names:
+                    expect(page.locator(f"#station-{name} .clock")).to_have_text(re.compile(r"^1:\d\d$"), timeout=10_000)
+                expect(page.locator(".station")).to_have_count(3)
+                assert "could not be shown" not in page.locator("#note").inner_text()
+            browser.close()
+    finally:
+        for box in boxes.values():
+            box.close()
+        page_server.stop()
+        broker.stop()
+    assert errors == []
+
+
+def test_one_station_s_flood_holds_back_only_that_station() -> None:
+    now = [0.0]
+    room = Classroom("gamebox", clock=lambda: now[0])
+    sent: asyncio.Queue[str] = asyncio.Queue()
+    room.listeners.add(sent)
+    for name in ("table-1", "table-2"):
+        room.take(f"gamebox/{name}/state", json.dumps(dict(PLAYING, station=name)).encode())
+    for i in range(20_000):  # table-1's own account, as fast as the broker delivers; table-2 moves in the middle
+        room.take("gamebox/table-1/state", json.dumps(dict(PLAYING, station="table-1", at=2.0 + i)).encode())
+        if i == 10_000:
+            room.take("gamebox/table-2/state", json.dumps(dict(PLAYING, station="table-2", actions=4)).encode())
+    pushed = [json.loads(sent.get_nowait()[6:]) for _ in range(sent.qsize())]
+    assert [p["state"]["actions"] for p in pushed if p["station"] == "table-2"] == [3, 4]  # at once, in its place
+    assert len([p for p in pushed if p["station"] == "table-1"]) <= STATION_BURST + 1  # the rest waits, and costs it
+    now[0] += 1 / STATION_RATE
+    room.release()
+    assert json.loads(sent.get_nowait()[6:])["state"]["at"] == 2.0 + 19_999  # its newest state, as one update
+    assert room.stations["table-1"]["state"]["at"] == 2.0 + 19_999 and not room.held
+
+FLOOD = 20_000
+COUNT_RENDERS = """
+window.__renders = {};
+new MutationObserver(records => { for (const r of records) {
+  const name = r.target.dataset.station; window.__renders[name] = (window.__renders[name] || 0) + 1; } })
+  .observe(document.getElementById("stations"), {attributes: true, subtree: true, attributeFilter: ["data-at"]});
+"""
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium: install Debian's chromium package")
+def test_a_flooding_station_does_not_flood_the_page_and_the_others_stay_live(tmp_path: Path) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    broker, page_server = secured_page(tmp_path, ["table-1", "table-2"])
+    flooder = Watcher(broker, topic="gamebox/table-1/set/#", login=broker.login("table-1"))
+    other = Watcher(broker, topic="gamebox/table-2/set/#", login=broker.login("table-2"))
+    errors: list[str] = []
+    try:
+        for name, box in (("table-1", flooder), ("table-2", other)):
+            box.publish(f"gamebox/{name}/online", json.dumps({"station": name, "online": True, "boot": "0"}), retain=True)
+            box.publish(f"gamebox/{name}/state", json.dumps(dict(PLAYING, station=name, at=1.0)), retain=True)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            page = browser.new_page()
+            page.on("pageerror", lambda e: errors.append(str(e)))
+            page.goto(page_server.url)
+            expect(page.locator("#station-table-2")).to_have_attribute("data-at", "1", timeout=10_000)
+            page.evaluate(COUNT_RENDERS)
+            started = time.monotonic()
+            for i in range(FLOOD):  # valid states from table-1's own account, as fast as the client sends them
+                flooder.client.publish("gamebox/table-1/state", json.dumps(dict(PLAYING, station="table-1", at=2.0 + i)))
+            other.publish("gamebox/table-2/state", json.dumps(dict(PLAYING, station="table-2", at=5.0)))
+            flooder.publish("gamebox/table-1/state", json.dumps(dict(PLAYING, station="table-1", at=3.0 + FLOOD)))
+            expect(page.locator("#station-table-2")).to_have_attribute("data-at", "5", timeout=20_000)
+            expect(page.locator("#station-table-1")).to_have_attribute("data-at", str(3 + FLOOD), timeout=20_000)
+            seconds = time.monotonic() - started
+            renders = page.evaluate("window.__renders")
+            browser.close()
+    finally:
+        flooder.close()
+        other.close()
+        page_server.stop()
+        broker.stop()
+    assert renders.get("table-1", 0) <= STATION_BURST + STATION_RATE * (seconds + 1)  # its share, not 20,000
+    assert renders.get("table-2") == 1 and errors == []
+
+
+def test_what_the_page_has_not_read_yet_is_bounded_and_counted() -> None:
+    inbox = Inbox(3)
+    for i in range(10):  # a station sending faster than the page reads
+        inbox.put_nowait(i)
+    assert [inbox.get_nowait() for _ in range(inbox.qsize())] == [0, 1, 2] and inbox.dropped == 7

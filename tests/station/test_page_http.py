@@ -129,6 +129,7 @@ def test_ten_wrong_pins_lock_a_client_out_for_a_minute_logged_once(caplog: pytes
             now[0] += guard.wait_left("10.0.0.9")  # each wrong PIN makes the next wait longer
             assert guard.login("10.0.0.9", "00000000") is None
     assert guard.wait_left("10.0.0.9") == LOCK_SECONDS  # locked: even the right PIN is not looked at now
+    assert guard.login("10.0.0.9", PIN) is None
     assert guard.wait_left("10.0.0.7") == 0.0 and guard.login("10.0.0.7", PIN)  # another client is not
     assert len([r for r in caplog.records if "locked out" in r.message]) == 1
     now[0] += LOCK_SECONDS
@@ -273,11 +274,9 @@ def test_a_browser_that_stops_reading_its_stream_is_dropped_after_the_stall_time
             a_big_station(page)
             sock = stream_client(page.port)  # and it never reads
             await until(lambda: page.room.listeners, "the stream to open")
-            # The kernel's buffers fill, then the page's (never a backlog of 1,000); how many updates that
-            # takes depends on the machine's socket buffers, so the bound is time: the stall timeout, and room.
-            give_up = asyncio.get_running_loop().time() + 10 * page.stalled_seconds
-            while page.room.listeners:
-                assert asyncio.get_running_loop().time() < give_up, "the page never noticed the browser stopped reading"
+            end = asyncio.get_running_loop().time() + 10  # a bound on the loop's time, not a count: fast machines push more
+            while page.room.listeners:  # the kernel's buffers fill, then the page's; never a backlog of 1,000
+                assert asyncio.get_running_loop().time() < end, "the page never noticed the browser stopped reading"
                 for _ in range(200):
                     page.room.push("red")
                 await asyncio.sleep(0.005)
