@@ -77,6 +77,7 @@ class Box:
         self.play = Play(config, journal, stage, clock, (self.calls, self.handover, self.taps),
                          new_seed or (lambda: random.SystemRandom().randrange(2**32)), self.fault, self.recovered)
         self.moves = Moves(self.play)
+        self.finished: int | None = None  # the game that just ended, while the menu after it is open (its end may be undone)
 
     # -- what the rooms keep -------------------------------------------------------
     engine = _of("play", "engine", "The referee of the game under way (or over), None in the menu.")
@@ -117,6 +118,7 @@ class Box:
 
         def begun() -> None:
             self.gestures.cancel()
+            self.finished = None
             self.menu.started(game)
 
         return self.play.new(game, players, self.menu.options(game), begun)
@@ -178,10 +180,11 @@ class Box:
         """A short press (released before the hold time)."""
         self._woken()
         engine = self.engine
-        if button != DIE:
+        if button != DIE and engine is None:
+            self._menu_only(button)
+        elif button != DIE:
             self.moves.color_button(button)
         elif engine is None:
-            self.gestures.cancel()  # a press between two holds: they are no undo gesture
             self.menu.press()
         elif self.calls.pending is not None:  # the call, made in time
             self.moves.make_call()
@@ -196,12 +199,11 @@ class Box:
         """The button was held down for the hold time."""
         self._woken()
         engine = self.engine
-        if button != DIE:
+        if button != DIE and engine is None:
+            self._menu_only(button)
+        elif button != DIE:
             self.moves.color_button(button)
-        elif engine is None:
-            if self.gestures.second_hold(self.now()):  # the undo gesture: nothing is taken back in the menu
-                self.stage.show("rejected", code="nothing_to_undo", reason="nothing to take back: no game is under way")
-                return
+        elif engine is None:  # the menu's hold does what its prompt says (choose, then start): never the undo gesture
             start = self.menu.hold()
             if start is not None:
                 self.new_game(*start)
@@ -215,6 +217,11 @@ class Box:
             self.new_game(engine.game, engine.players)
         else:
             self.moves.choose_wish()
+
+    def _menu_only(self, button: str) -> None:
+        """A colour button in the menu: it chooses nothing there, so say what does."""
+        self.stage.show("not_now", card=f"the {button} button", key="choose_game_first")
+        self.stage.prompt("choose-game", game=self.menu.game)
 
     def fault(self, device: str, message: str) -> None:
         log.error("device %s: %s", device, message)
@@ -294,6 +301,8 @@ class Box:
             self.stage.show("goodbye")
 
     def _open_menu(self) -> None:
+        engine = self.engine
+        self.finished = self.game_id if engine is not None and engine.over else None
         self.play.close()
         self.gestures.cancel()
         self.calls.take()
@@ -321,9 +330,15 @@ class Box:
         if self.calls.pending is not None:
             pending = self.calls.take()
             log.info("took back the tap waiting for its call: %s", describe(pending.action))
-            self.stage.show("undone", action=pending.action["type"], **details_of(pending.action))
+            ears = (self.engine.view().get("ears") if self.engine is not None else None) or []
+            what = "play-ear" if any(pending.action.get("card") in ear for ear in ears) else "play"
+            self.stage.show("undone", action=pending.action["type"], what=what, **details_of(pending.action))
             self.play.after_change()
             return
+        if self.engine is None and self.finished is not None:  # the menu just after a game: its end is taken back
+            game_id, self.finished = self.finished, None
+            if self.play.take_back_end(game_id, self.gestures.cancel):
+                return
         self.play.undo()
 
     # -- what the box shows ----------------------------------------------------------

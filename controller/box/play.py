@@ -79,21 +79,39 @@ class Play:
         except (KeyError, ValueError, TypeError) as exc:
             self.journal.set_aside(record.id, f"it does not replay: {exc}")
             return False
-        self._begin(engine, record.id, record.seed, record.started)
+        self._continue(engine, record)
         begun()
-        self.seq = len(engine.log)
-        faces = self.faces()
-        undone = self.journal.undone(record.id)
-        assert self.die is not None
-        for action in [*engine.log, *undone]:  # the die rolls already made, taken back ones too
-            if action.get("type") == "roll":
-                self.die.choice(faces)
-        self.last_roll = _last_roll(engine.log)
         log.info("resumed game %s (%s, %d players) after %d actions", record.id, record.game, record.players, self.seq)
         self.stage.show("resumed", seat=engine.current)
         self.calls.restore(record.id, self.seq, self.now())
         self.after_change()
         self.call_waiting()  # the card tapped before the power went still waits for its call: say whose and which
+        return True
+
+    def _continue(self, engine: Engine, record: GameRecord) -> None:
+        """Take up a journalled game as replayed, its die on past every roll already made (taken back ones too)."""
+        self._begin(engine, record.id, record.seed, record.started)
+        self.seq = len(engine.log)
+        faces = self.faces()
+        assert self.die is not None
+        for action in [*engine.log, *self.journal.undone(record.id)]:
+            if action.get("type") == "roll":
+                self.die.choice(faces)
+        self.last_roll = _last_roll(engine.log)
+
+    def take_back_end(self, game_id: int, begun: Callable[[], None]) -> bool:
+        """The undo card in the menu just after a game ended: its last action is taken back and play goes on."""
+        record = self.journal.game(game_id)
+        if record is None or record.ended is None or record.abandoned:
+            return False
+        try:
+            engine = engine_class(record.game).replay(record.players, record.options, self.journal.actions(game_id))
+        except (KeyError, ValueError, TypeError, JournalError) as exc:
+            log.warning("game %s cannot be taken up again: %s", game_id, exc)
+            return False
+        self._continue(engine, record)
+        begun()
+        self.undo()
         return True
 
     def new(self, game: str, players: int, options: dict[str, Any], begun: Callable[[], None]) -> bool:
@@ -203,8 +221,14 @@ class Play:
         log.info("game %s: took back action %d: %s", self.game_id, self.seq, describe(last))
         for listener in list(self.undo_listeners):
             listener(last)
-        self.stage.show("undone", action=last["type"], **details_of(last))
+        self.stage.show("undone", action=last["type"], what=_taken_back(last, engine, self.engine), **details_of(last))
         self.after_change()
+
+    def prompt_again(self) -> None:
+        """Say again what the referee awaits (after a refusal: what to do instead)."""
+        assert self.engine is not None
+        if (prompt := prompt_for(self.engine)) is not None:
+            self.stage.prompt(prompt[0], **prompt[1])
 
     def call_waiting(self) -> None:
         pending = self.calls.pending
@@ -285,6 +309,23 @@ def _last_roll(log_: list[dict[str, Any]]) -> dict[str, Any] | None:
         if action.get("type") == "roll":
             return {"player": action.get("player"), "face": action.get("face")}
     return None
+
+
+def _taken_back(last: dict[str, Any], before: Engine, after: Engine) -> str:
+    """What an undone action asks the players to put back: the ``what`` its show is said by.
+
+    A draw names how many cards it took (a debt takes two or more, an empty stack none, P5, F10);
+    a card played from an ear goes back on the ear; a pass leaves the drawn card in the hand.
+    """
+    kind = last["type"]
+    seat = last.get("player")
+    if kind == "draw" and isinstance(seat, int):
+        hands = before.view().get("hand_sizes"), after.view().get("hand_sizes")
+        drawn = hands[0][seat] - hands[1][seat] if all(hands) else 1
+        return "draw" if drawn == 1 else "draw-more" if drawn > 1 else "draw-none"
+    if kind == "play" and any(last.get("card") in ears for ears in after.view().get("ears") or []):
+        return "play-ear"
+    return kind
 
 
 def details_of(action: dict[str, Any]) -> dict[str, Any]:
