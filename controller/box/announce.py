@@ -38,6 +38,23 @@ def prompt_for(engine: Engine) -> Cue | None:
     return engine.awaiting, context
 
 
+#: Refusals whose own line says what to do instead: no prompt follows them (it would say it twice).
+SAYS_WHAT_INSTEAD: frozenset[str] = frozenset({
+    "roll_first", "must_draw", "wait", "game_over", "joker_start",
+    "special_start", "not_yours", "own_card", "not_on_table",
+})
+
+#: Prompts that begin by saying whose turn it is.
+SEATED = ("hang-left", "hang-right", "play", "roll")
+
+
+def resumed_context(engine: Engine) -> dict[str, Any]:
+    """The ``resumed`` show's context: whose turn, to be said (``turn``) where the prompt after it does not say it."""
+    prompt = prompt_for(engine)
+    seated = prompt is not None and (prompt[0] in SEATED or (prompt[0] == "reveal" and engine.game == "floppy-ears"))
+    return {"seat": engine.current, **({} if seated or engine.current is None else {"turn": "tell"})}
+
+
 def event_shows(engine: Engine, events: Iterable[dict[str, Any]]) -> Iterator[Cue]:
     """The shows of an action's events, each followed by the summary it calls for (``engine`` after the action)."""
     penalty = False
@@ -49,8 +66,10 @@ def event_shows(engine: Engine, events: Iterable[dict[str, Any]]) -> Iterator[Cu
             details["drawn"] = _drawn(details.get("count", 1), penalty)
         elif name == "game_over" and (ending := _ending(engine)) is not None:
             details["ending"] = ending
+        if name == "new_round":  # where the ships are, then how the new round starts (P7)
+            yield "ships", {"ships": list(engine.view()["ships"])}
         yield name, details
-        if name == "new_round" or (name == "game_over" and engine.game == "pirates"):
+        if name == "game_over" and engine.game == "pirates":
             yield "ships", {"ships": list(engine.view()["ships"])}
         elif name == "game_over" and engine.game == "policecats":
             yield "scores", {"scores": list(event["scores"])}

@@ -22,13 +22,12 @@ import logging
 import random
 from typing import Any, Callable
 
-from controller.box.announce import describe
 from controller.box.calls import CallWindow, PendingCall
 from controller.box.gestures import Gestures
 from controller.box.handover import Handover
 from controller.box.menu import Menu
 from controller.box.moves import Moves
-from controller.box.play import DIE_FACES, Play, details_of
+from controller.box.play import DIE_FACES, Play
 from controller.box.tags import Registry, uid_key
 from controller.box.taps import TapFilter
 from controller.config import Config
@@ -77,7 +76,6 @@ class Box:
         self.play = Play(config, journal, stage, clock, (self.calls, self.handover, self.taps),
                          new_seed or (lambda: random.SystemRandom().randrange(2**32)), self.fault, self.recovered)
         self.moves = Moves(self.play)
-        self.finished: int | None = None  # the game that just ended, while the menu after it is open (its end may be undone)
 
     # -- what the rooms keep -------------------------------------------------------
     engine = _of("play", "engine", "The referee of the game under way (or over), None in the menu.")
@@ -118,7 +116,6 @@ class Box:
 
         def begun() -> None:
             self.gestures.cancel()
-            self.finished = None
             self.menu.started(game)
 
         return self.play.new(game, players, self.menu.options(game), begun)
@@ -154,6 +151,8 @@ class Box:
         owner = deck_of(card)
         if owner == "control":
             self._control(card)
+        elif self.engine is not None and self.engine.over:  # the end was said: what to do next is said again
+            self.stage.show("rejected", code="game_over", card=card, reason="the game is over")
         elif not self.playing:
             self.stage.show("not_now", card=card, key="choose_game_first")
             self.stage.prompt("choose-game", game=self.menu.game)
@@ -181,7 +180,7 @@ class Box:
         self._woken()
         engine = self.engine
         if button != DIE and engine is None:
-            self._menu_only(button)
+            self.menu.button(button)
         elif button != DIE:
             self.moves.color_button(button)
         elif engine is None:
@@ -200,7 +199,7 @@ class Box:
         self._woken()
         engine = self.engine
         if button != DIE and engine is None:
-            self._menu_only(button)
+            self.menu.button(button)
         elif button != DIE:
             self.moves.color_button(button)
         elif engine is None:  # the menu's hold does what its prompt says (choose, then start): never the undo gesture
@@ -217,11 +216,6 @@ class Box:
             self.new_game(engine.game, engine.players)
         else:
             self.moves.choose_wish()
-
-    def _menu_only(self, button: str) -> None:
-        """A colour button in the menu: it chooses nothing there, so say what does."""
-        self.stage.show("not_now", card=f"the {button} button", key="choose_game_first")
-        self.stage.prompt("choose-game", game=self.menu.game)
 
     def fault(self, device: str, message: str) -> None:
         log.error("device %s: %s", device, message)
@@ -301,8 +295,6 @@ class Box:
             self.stage.show("goodbye")
 
     def _open_menu(self) -> None:
-        engine = self.engine
-        self.finished = self.game_id if engine is not None and engine.over else None
         self.play.close()
         self.gestures.cancel()
         self.calls.take()
@@ -327,18 +319,11 @@ class Box:
     def undo(self) -> None:
         """Take back the last accepted action (or the tap waiting for its call): the referee replays without it."""
         self.gestures.cancel()
-        if self.calls.pending is not None:
-            pending = self.calls.take()
-            log.info("took back the tap waiting for its call: %s", describe(pending.action))
-            ears = (self.engine.view().get("ears") if self.engine is not None else None) or []
-            what = "play-ear" if any(pending.action.get("card") in ear for ear in ears) else "play"
-            self.stage.show("undone", action=pending.action["type"], what=what, **details_of(pending.action))
-            self.play.after_change()
+        if (pending := self.calls.take()) is not None:
+            self.play.undo_call(pending.action)
             return
-        if self.engine is None and self.finished is not None:  # the menu just after a game: its end is taken back
-            game_id, self.finished = self.finished, None
-            if self.play.take_back_end(game_id, self.gestures.cancel):
-                return
+        if self.engine is None and self.play.take_back_end(self.gestures.cancel):
+            return  # the menu just after a game: its last action is taken back and the game goes on
         self.play.undo()
 
     # -- what the box shows ----------------------------------------------------------

@@ -135,6 +135,11 @@ class Menu:
             return None
         return self.game, self.players
 
+    def button(self, button: str) -> None:
+        """A colour button: it chooses nothing in the menu, so say what does."""
+        self.stage.show("not_now", card=f"the {button} button", key="choose_game_first")
+        self.stage.prompt("choose-game", game=self.game)
+
     # -- control cards -------------------------------------------------------------------
     def card(self, name: str) -> Start | None:
         """A menu or settings card (``name`` without ``control-``); a game to start when both are chosen."""

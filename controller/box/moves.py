@@ -98,10 +98,9 @@ class Moves:
             play.wish = COLORS[(COLORS.index(play.wish) + 1) % len(COLORS)]
             play.stage.prompt(f"color-{play.wish}")
             play.scene()
-        else:  # a press (or a bark) while a card is awaited: say no, then again what is awaited
+        else:  # a press (or a bark) while a card is awaited: the answer says again what is awaited
             play.answer(Rejection("wrong_action", f"the die button does nothing now; the box waits for {awaited(engine)}",
                                   "tap_a_card"))
-            play.prompt_again()
 
     def color_button(self, button: str) -> None:
         play = self.play
@@ -114,7 +113,6 @@ class Moves:
         elif play.playing and play.calls.pending is None:
             play.answer(Rejection("wrong_action", f"the {button} button does nothing now; the box waits for "
                                   f"{awaited(engine)}", "no_color_now"))
-            play.prompt_again()
 
     def choose_wish(self) -> None:
         """A hold while the colour is being chosen: the colour on the turn ring is chosen."""

@@ -17,7 +17,7 @@ import logging
 import random
 from typing import Any, Callable
 
-from controller.box.announce import describe, event_shows, prompt_for, setup_of
+from controller.box.announce import SAYS_WHAT_INSTEAD, describe, event_shows, prompt_for, resumed_context, setup_of
 from controller.box.calls import CallWindow
 from controller.box.handover import Handover
 from controller.box.taps import TapFilter
@@ -52,6 +52,7 @@ class Play:
         self.new_seed, self.fault, self.recovered = new_seed, fault, recovered
         self.engine: Engine | None = None
         self.game_id: int | None = None
+        self.ended: int | None = None  # the game that ended, while the menu after it is open (its end may be undone)
         self.seq = 0
         self.started_at: float | None = None
         self.die: random.Random | None = None
@@ -82,9 +83,9 @@ class Play:
         self._continue(engine, record)
         begun()
         log.info("resumed game %s (%s, %d players) after %d actions", record.id, record.game, record.players, self.seq)
-        self.stage.show("resumed", seat=engine.current)
+        self.stage.show("resumed", **resumed_context(engine))
         self.calls.restore(record.id, self.seq, self.now())
-        self.after_change()
+        self.after_change(again=True, prompt=self.calls.pending is None)
         self.call_waiting()  # the card tapped before the power went still waits for its call: say whose and which
         return True
 
@@ -99,9 +100,10 @@ class Play:
                 self.die.choice(faces)
         self.last_roll = _last_roll(engine.log)
 
-    def take_back_end(self, game_id: int, begun: Callable[[], None]) -> bool:
+    def take_back_end(self, begun: Callable[[], None]) -> bool:
         """The undo card in the menu just after a game ended: its last action is taken back and play goes on."""
-        record = self.journal.game(game_id)
+        game_id, self.ended = self.ended, None
+        record = None if game_id is None else self.journal.game(game_id)
         if record is None or record.ended is None or record.abandoned:
             return False
         try:
@@ -138,7 +140,7 @@ class Play:
         return True
 
     def _begin(self, engine: Engine, game_id: int, seed: int, started: float | None) -> None:
-        self.engine, self.game_id, self.seq, self.started_at = engine, game_id, 0, started
+        self.engine, self.game_id, self.seq, self.started_at, self.ended = engine, game_id, 0, started, None
         self.die, self.last_roll = random.Random(seed), None
         self.calls.take()
         self.handover.reset(self.turn())
@@ -155,7 +157,8 @@ class Play:
         return True
 
     def close(self) -> None:
-        """The menu opens: no game is under way."""
+        """The menu opens: no game is under way (one that just ended can still be taken up again)."""
+        self.ended = self.game_id if self.engine is not None and self.engine.over else None
         self.engine, self.game_id = None, None
 
     def faces(self) -> tuple[str, ...]:
@@ -208,6 +211,8 @@ class Play:
         if engine is None or not engine.log or self.game_id is None:
             self.stage.show("rejected", code="nothing_to_undo", reason="nothing to take back: the game has just begun"
                             if engine is not None else "nothing to take back: no game is under way")
+            if self.playing:
+                self.prompt_again()
             return
         last = engine.log[-1]
         try:
@@ -224,11 +229,25 @@ class Play:
         self.stage.show("undone", action=last["type"], what=_taken_back(last, engine, self.engine), **details_of(last))
         self.after_change()
 
+    def undo_call(self, action: dict[str, Any]) -> None:
+        """Take back the tap that waited for its call: it never reached the referee, so only the words change."""
+        assert self.engine is not None
+        log.info("took back the tap waiting for its call: %s", describe(action))
+        ears = self.engine.view().get("ears") or []
+        what = "play-ear" if any(action.get("card") in ear for ear in ears) else "play"
+        self.stage.show("undone", action=action["type"], what=what, **details_of(action))
+        self.after_change()
+
     def prompt_again(self) -> None:
-        """Say again what the referee awaits (after a refusal: what to do instead)."""
+        """Say again what the referee awaits (after a refusal, or a power cut: what to do now).
+
+        "Your turn!" alone is the everyday prompt of a player who knows the game; said again, a turn says what
+        it is: play a card, or press the button and take one.
+        """
         assert self.engine is not None
         if (prompt := prompt_for(self.engine)) is not None:
-            self.stage.prompt(prompt[0], **prompt[1])
+            name, context = prompt
+            self.stage.prompt("play-again" if name == "play" and "debt" not in context else name, **context)
 
     def call_waiting(self) -> None:
         pending = self.calls.pending
@@ -237,12 +256,15 @@ class Play:
 
     # -- answering -------------------------------------------------------------------
     def answer(self, rejection: Rejection) -> None:
+        """Say no and why, then what to do instead: the prompt for what is awaited, unless the refusal says it."""
         self.stage.show("rejected", code=rejection.code, key=rejection.key, reason=rejection.message)
         if rejection.code in ("joker_start", "special_start"):
             self.stage.prompt("put-under")
+        elif rejection.key not in SAYS_WHAT_INSTEAD and self.playing:
+            self.prompt_again()
 
-    def after_change(self) -> None:
-        """Prompt for what the referee awaits now, and redraw the scene."""
+    def after_change(self, again: bool = False, prompt: bool = True) -> None:
+        """Prompt for what the referee awaits now (``again``: as :meth:`prompt_again` says it), and redraw the scene."""
         engine = self.engine
         assert engine is not None
         awaiting = engine.awaiting
@@ -255,8 +277,10 @@ class Play:
         if awaiting == "over":
             winners = list(engine.view().get("winners") or [])
             self.stage.show("tie" if len(winners) > 1 else "winner", winners=winners, game=engine.game)
-        elif (prompt := prompt_for(engine)) is not None:
-            self.stage.prompt(prompt[0], **prompt[1])
+        elif prompt and again:
+            self.prompt_again()
+        elif prompt and (awaited := prompt_for(engine)) is not None:
+            self.stage.prompt(awaited[0], **awaited[1])
         self.scene()
 
     # -- what the box asks -------------------------------------------------------------

@@ -21,7 +21,7 @@ LANGUAGES = ["de", "en", "fr", "nl", "es", "it"]
 
 REQUIRED = (
     [f"turn-{s}" for s in range(1, 6)]
-    + ["deal", "hang-ears", "hang-left", "hang-right", "start-card", "put-under", "stop-ear", "ear-penalty",
+    + ["deal", "hang-left", "hang-right", "start-card", "put-under", "stop-ear", "ear-penalty",
        "no-match", "take-card", "take-2", "take-4", "take-6", "take-8", "keep-or-play", "reshuffle", "choose-color",
        "color-yellow", "color-green", "color-blue", "color-red", "bark-penalty", "mau-penalty", "reverse",
        "skip", "stack-empty", "mau-mau-penalty", "after-the-end", "setup-policecat"]

@@ -48,27 +48,48 @@ async def _quiet(daemon: Any, clock: Any) -> None:
         waited += 0.25
 
 
-def play(tmp_path: Path, inputs: list[str], wait_for_words: bool = False, **config: Any) -> list[str]:
+def play(tmp_path: Path, inputs: list[str], wait_for_words: bool = False, ids: list[str] | None = None,
+         shows: list[tuple[str, dict[str, Any]]] | None = None, **config: Any) -> list[str]:
     """Type ``inputs``; every line the box printed, each input marked ``> ``, without ``ready``/``accepted``.
 
     ``wait_for_words``: before each input the family lets the box finish speaking (as a family does).
+    ``ids``: filled with the id of each spoken line (``sounds/voice/lines.toml``), one per ``say:`` line;
+    ``shows``: with the name and context of each show.
     """
     settings = {**TABLE, **config}
+    spoken = ids if ids is not None else []
+    seen = shows if shows is not None else []
+
+    def heard(kind: str, name: str, cue: Any, context: dict[str, Any]) -> None:
+        spoken.extend(cue.say)
+        if kind == "show":
+            seen.append((name, context))
+
+    def listen(daemon: Any) -> None:
+        daemon.stage.listeners.append(heard)
 
     async def scenario() -> list[str]:
         out: list[str] = []
         daemon, task, clock, lines = await started(tmp_path, **settings)
+        listen(daemon)
+        spoken.extend(said(lines))  # the first words are said before the listener could hear them
+        spoken[:] = [_id_of(text) for text in spoken]
         typed = SimInput(daemon.devices, clock, lines.append)
         for line in inputs:
             if wait_for_words:
                 await _quiet(daemon, clock)
-            lines.append(INPUT + line)
+            if line == "start":  # what the box said before anything was typed
+                lines.insert(0, INPUT + line)
+            else:
+                lines.append(INPUT + line)
             if line == "power-cut":
                 await stopped(daemon, task)
                 out += lines
                 daemon, task, clock, lines = await started(tmp_path, **settings)  # a fresh box, the same journal
+                spoken.extend(_id_of(text) for text in said(lines))
+                listen(daemon)
                 typed = SimInput(daemon.devices, clock, lines.append)
-            elif line == "quiet":
+            elif line in ("quiet", "start"):
                 await _quiet(daemon, clock)
             else:
                 await _type(typed, clock, line)
@@ -79,6 +100,13 @@ def play(tmp_path: Path, inputs: list[str], wait_for_words: bool = False, **conf
 
     printed = asyncio.run(scenario())
     return [line for line in printed if line not in ("ready", "stopped") and not line.startswith("accepted ")]
+
+
+def _id_of(text: str) -> str:
+    """The English line's id (only for what a box says while it starts, before a listener hears it)."""
+    from controller.stage.narration import voice_lines
+
+    return next((i for i, texts in voice_lines().items() if texts.get("en") == text or text in texts.values()), text)
 
 
 def said(lines: list[str]) -> list[str]:
@@ -94,17 +122,19 @@ def answer(lines: list[str], index: int = -1) -> list[str]:
     return lines[start + 1:end]
 
 
-def bots_play(tmp_path: Path, setup: list[str], until: Callable[[Any, dict[str, Any]], bool] | None = None,
-              bots: list[str] | None = None, limit: int = 5000, **config: Any) -> tuple[list[str], dict[str, Any] | None]:
+def bots_play(tmp_path: Path, setup: list[str], until: Callable[[Any, dict[str, Any]], bool] | str | None = None,
+              bots: list[str] | None = None, limit: int = 5000, **config: Any
+              ) -> tuple[list[str], dict[str, Any] | None, list[str]]:
     """The input lines with which bots play on from ``setup`` on a box like the family's (same seed, same table).
 
-    Bots play until ``until(engine, action)`` holds for the action they would make next (returned, not made),
-    or to the game's end (None). The lines replay the same game on the sim box: the deal and the die follow the
-    same seed.
+    Bots play until ``until(engine, action)`` (or the :func:`condition` it names) holds for the action they would
+    make next (returned with the lines that would make it, not made), or to the game's end (None). The lines replay the same game on the sim box:
+    the deal and the die follow the same seed.
     """
     from controller.autoplay import Autoplayer, run_inputs
     from tests.box.helpers import make_box
 
+    check = condition(until) if isinstance(until, str) else until
     settings = {**TABLE, **config}
     box, _stage, clock = make_box(tmp_path, seed=settings.pop("seed"), **settings)
     for line in setup:
@@ -117,18 +147,40 @@ def bots_play(tmp_path: Path, setup: list[str], until: Callable[[Any, dict[str, 
     for _ in range(limit):
         engine = box.engine
         if engine.over:
-            return typed, None
+            return typed, None, []
         _seat, action = auto.choose()
-        if until is not None and until(engine, action):
-            return typed, action
         steps = auto.inputs(action)
+        if check is not None and check(engine, action):
+            return typed, action, [f"{s.kind} {s.value}" for s in steps]
         typed += [f"{s.kind} {s.value}" for s in steps]
         run_inputs(box, steps, clock.advance)
     raise AssertionError(f"no end after {limit} actions")
 
 
-def last_action(engine: Any, action: dict[str, Any]) -> bool:
-    """``until`` for :func:`bots_play`: the action that would end the game."""
+def _after(engine: Any, action: dict[str, Any]) -> Any:
     trial = type(engine).replay(engine.players, engine.options, engine.log)
     trial.apply(dict(action))
-    return bool(trial.over)
+    return trial
+
+
+def condition(name: str) -> Callable[[Any, dict[str, Any]], bool]:
+    """A named ``until`` of :func:`bots_play`, as transcripts write it.
+
+    ``last`` (the action that ends the game), ``round`` (the one that wins a round), ``awaiting:<phase>``
+    (the box awaits that phase), ``call:<call>`` (a play that needs that call, made with it).
+    """
+    if name == "last":
+        return lambda engine, action: bool(_after(engine, action).over)
+    if name == "round":
+        return lambda engine, action: _after(engine, action).view().get("round") != engine.view().get("round")
+    kind, _, value = name.partition(":")
+    if kind == "awaiting":
+        return lambda engine, action: engine.awaiting == value
+    if kind == "call":
+        return lambda engine, action: action["type"] == "play" and action.get("call") == value
+    raise ValueError(f"no condition {name!r}")
+
+
+def last_action(engine: Any, action: dict[str, Any]) -> bool:
+    """``until`` for :func:`bots_play`: the action that would end the game."""
+    return condition("last")(engine, action)

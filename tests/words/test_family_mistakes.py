@@ -16,7 +16,7 @@ from pathlib import Path
 from controller.games.reasons import REASONS
 from controller.stage.narration import voice_lines
 from controller.stage.shows import DEFAULT_SHOWS, ShowBook
-from tests.words.sim import FE_SETUP, answer, bots_play, last_action, play, said
+from tests.words.sim import FE_SETUP, answer, bots_play, play, said
 
 LINES = voice_lines()
 EN = {line_id: texts["en"] for line_id, texts in LINES.items()}
@@ -36,7 +36,7 @@ def test_1_an_empty_stack_in_floppy_ears_says_the_stack_is_empty_not_that_no_cat
     lines = play(tmp_path, FE_SETUP + ["press die"] * 40)
     empty = [i for i, line in enumerate(lines) if re.fullmatch(r"show: drew: Player \d, 0", line)]
     assert empty, "the stack ran out"
-    assert lines[empty[0] + 1] == "say: The stack is empty: there is no card to take, play goes on."
+    assert lines[empty[0] + 1] == "say: The stack is empty: no card to take, play goes on."
     assert not [line for line in said(lines) if "cat" in line.lower()]
 
 
@@ -66,7 +66,8 @@ def test_5_another_players_ear_card_out_of_turn_is_refused_as_not_your_turn(tmp_
     """Ruling F3/F7: ear cards are played from the ear, by their owner, in their turn."""
     lines = play(tmp_path, FE_SETUP + ["tap yellow-1"])
     assert answer(lines)[0].startswith("refused: not_your_turn: yellow-1 hangs on Player 2's ear")
-    assert heard(lines) == ["Wait, it's not your turn."]
+    assert heard(lines) == ["Wait, it's not your turn.", "Player one, yellow: your turn!",
+                            "Play a card, or press the button and take one."]
 
 
 def test_6_a_card_that_is_no_parent_of_the_kittens_says_to_tap_their_mother_or_father(tmp_path: Path) -> None:
@@ -74,13 +75,14 @@ def test_6_a_card_that_is_no_parent_of_the_kittens_says_to_tap_their_mother_or_f
     lines = play(tmp_path, POLICECATS_3 + [
         "press die", "tap family-3-mother", "wait 2.2", "press die", "tap family-3-father", "wait 2.2", "press die",
         "wait 2.2", "press die", "wait 2.2", "press die", "tap family-3-kittens", "tap family-7-father"])
-    assert heard(lines) == ["The kittens only run to their mother or father: tap one of them on the box."]
+    assert heard(lines) == ["The kittens only run to their mother or father.",
+                            "Where do the kittens go? Tap their mother or father."]
     assert "-1" not in answer(lines)[0] and "seat" not in answer(lines)[0]
 
 
 def test_7_the_hold_the_menu_asks_for_starts_the_game(tmp_path: Path) -> None:
     lines = play(tmp_path, ["hold die", "wait 3", "hold die"])
-    assert heard(lines, -3)[-1] == "Press the button for another number of players, hold it to start."
+    assert heard(lines, -3)[-1] == "Press for another number, hold to start."
     assert "show: new_game: floppy-ears" in answer(lines)
     assert heard(lines)[:2] == ["Floppy Ears!", "Two players."]
     assert "There is nothing to take back." not in said(lines)
@@ -92,7 +94,7 @@ def _pirates_last_card(engine, action) -> bool:
 
 def _mau_calls(tmp_path: Path, until) -> tuple[list[str], dict]:
     setup = ["tap control-variant-mau-calls", *PIRATES_2]
-    moves, action = bots_play(tmp_path / "bots", setup, until)
+    moves, action, _ = bots_play(tmp_path / "bots", setup, until)
     assert action is not None
     return setup + moves, action
 
@@ -101,7 +103,7 @@ def test_8_a_forgotten_mau_mau_is_told_as_mau_mau_and_the_round_goes_on(tmp_path
     """Ruling P8: a forgotten "Mau Mau" costs a penalty card and the round does not end."""
     before, action = _mau_calls(tmp_path, _pirates_last_card)
     lines = play(tmp_path / "box", before + [f"tap {action['card']}", "wait 3"], wait_for_words=True)
-    assert heard(lines)[0] == "You forgot to call Mau Mau! Take a card: the round goes on."
+    assert heard(lines)[0] == "You forgot Mau Mau! Take a card: the round goes on."
 
 
 # -- twice, or half --------------------------------------------------------------------------
@@ -119,7 +121,7 @@ def test_9_a_forgotten_bark_says_take_a_card_once_and_the_hang_once(tmp_path: Pa
     def bark_due(engine, action) -> bool:
         return action["type"] == "play" and action.get("call") == "woof"
 
-    moves, action = bots_play(tmp_path / "bots", setup, bark_due)
+    moves, action, _ = bots_play(tmp_path / "bots", setup, bark_due)
     lines = play(tmp_path / "box", setup + moves + [f"tap {action['card']}", "wait 3"], wait_for_words=True)
     spoken = heard(lines)
     assert spoken[0] == "You forgot to bark! Take a card."
@@ -143,7 +145,7 @@ def test_10_the_reshuffle_keeps_the_top_card(tmp_path: Path) -> None:
     """Rulings F10, P10: the discard pile except its top card is shuffled into a new stack."""
     lines = play(tmp_path, FE_SETUP + ["tap blue-7", "tap blue-6"] + ["press die"] * 30)
     at = next(i for i, line in enumerate(lines) if line.startswith("show: reshuffle"))
-    assert lines[at + 1] == "say: Keep the top card of the discard pile and shuffle the rest: it is the new stack."
+    assert lines[at + 1] == "say: Keep the top card and shuffle the rest: the new stack."
 
 
 def test_11_a_debt_is_said_after_whose_turn_with_the_bottle_post_that_passes_it_on(tmp_path: Path) -> None:
@@ -184,10 +186,10 @@ def test_14_the_volume_cards_say_louder_quieter_and_when_it_goes_no_further(tmp_
 def test_15_after_the_winner_the_box_says_what_next_and_the_end_can_still_be_taken_back(tmp_path: Path) -> None:
     """Ruling F9: the player who played their last card wins."""
     setup = ["tap control-game-floppy-ears", "tap control-players-2"]
-    moves, _ = bots_play(tmp_path / "bots", setup)
+    moves, _, _ = bots_play(tmp_path / "bots", setup)
     lines = play(tmp_path / "box", setup + moves + ["press die", "tap control-undo"], wait_for_words=True)
     end = heard(lines, -3)
-    assert end[-2:] == ["Player two, green, wins!", "Press the button for a new game, or hold it to play again."]
+    assert end[-2:] == ["Player two, green, wins!", "Press for a new game, or hold to play again."]
     assert heard(lines, -2) == ["Which game shall we play? Tap a game card on the box."]
     assert heard(lines)[0].startswith("Taken back:") and heard(lines)[-1] == "Player two, green: your turn!"
 
@@ -203,7 +205,7 @@ def test_16_a_press_while_a_card_is_awaited_says_which_card_and_prints_no_intern
         "wait 2.2", "press die", "wait 2.2", "press die", "tap family-3-kittens", "press die"], wait_for_words=True)
     refused = answer(kittens)[0]
     assert refused.startswith("refused: ") and "_" not in refused.split(": ", 2)[2], refused
-    assert heard(kittens) == ["Not the button now.", "Where do the kittens go? Tap their mother or father on the box."]
+    assert heard(kittens) == ["Not the button now.", "Where do the kittens go? Tap their mother or father."]
 
 
 def _templates() -> list[str]:
