@@ -159,6 +159,7 @@ class Box:
         elif owner != self.engine.game:
             log.warning("card %s (tag %s) belongs to %s, not %s", card, key, owner, self.engine.game)
             self.stage.show("other_game", card=card, game=owner)
+            self.play.prompt_again()  # what to do instead: a card of this game
         else:
             self._card(card)
 

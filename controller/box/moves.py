@@ -16,20 +16,19 @@ from controller.games.base import COLORS, Engine, Rejection, player_name
 
 #: What the referee awaits, as a printed refusal says it to people (never the phase's internal name).
 AWAITED: dict[str, str] = {
-    "setup": "to hang a card on an ear", "hang": "to hang a card on an ear", "start_card": "the first card turned up",
-    "reveal": "to turn over the top card", "play": "to play a card or take one", "after_draw": "to play or keep the card drawn",
-    "choose_color": "to choose a colour", "roll": "to roll the die", "send_kittens": "to tap the kittens' mother or father",
-    "give": "to give a cat", "lure": "to take a cat", "over": "nothing: the game is over",
+    "start_card": "the first card turned up", "reveal": "to turn over the top card", "play": "to play a card or take one",
+    "after_draw": "to play or keep the card drawn", "choose_color": "to choose a colour", "roll": "to roll the die",
+    "send_kittens": "to tap the kittens' mother or father", "give": "to give a cat", "lure": "to take a cat",
 }
 
 
 def awaited(engine: Engine) -> str:
-    """What the box waits for, in words: ``Player 2 to roll the die``."""
+    """What the box waits for, in words: ``Player 2 to roll the die``, ``Player 1 to hang a card on the left ear``."""
     hang = engine.next_hang()
-    seat = hang[0] if hang is not None else engine.current
-    what = AWAITED.get("hang" if hang is not None else engine.awaiting, "another move")
     if hang is not None:
-        what = f"to hang a card on the {hang[1]} ear"
+        seat, what = hang[0], f"to hang a card on the {hang[1]} ear"
+    else:
+        seat, what = engine.current, AWAITED.get(engine.awaiting, "another move")
     return f"{player_name(seat)} {what}" if seat is not None and what.startswith("to ") else what
 
 

@@ -119,8 +119,9 @@ def test_every_resume_says_whose_turn_and_what_to_do(played) -> None:
     assert wrong == [] and resumes >= 15
 
 
-#: Refusals with nothing to do instead: a card no game knows, a card of another game, a box that cannot switch off.
-NOTHING_INSTEAD = ("unknown_card", "other_game", "not_available", "nothing_to_undo")
+#: Refusals with nothing to do instead: a tag no game knows (it is no card to play), a box that cannot switch off,
+#: nothing to take back in the menu.
+NOTHING_INSTEAD = ("unknown_card", "not_available", "nothing_to_undo")
 
 
 def test_every_refusal_says_what_to_do_instead(played) -> None:
