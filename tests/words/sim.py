@@ -167,7 +167,8 @@ def condition(name: str) -> Callable[[Any, dict[str, Any]], bool]:
     """A named ``until`` of :func:`bots_play`, as transcripts write it.
 
     ``last`` (the action that ends the game), ``round`` (the one that wins a round), ``awaiting:<phase>``
-    (the box awaits that phase), ``call:<call>`` (a play that needs that call, made with it).
+    (the box awaits that phase; ``awaiting:<phase>@<n>``: once the game has ``n`` actions or more),
+    ``call:<call>`` (a play that needs that call, made with it).
     """
     if name == "last":
         return lambda engine, action: bool(_after(engine, action).over)
@@ -175,7 +176,8 @@ def condition(name: str) -> Callable[[Any, dict[str, Any]], bool]:
         return lambda engine, action: _after(engine, action).view().get("round") != engine.view().get("round")
     kind, _, value = name.partition(":")
     if kind == "awaiting":
-        return lambda engine, action: engine.awaiting == value
+        phase, _, after = value.partition("@")
+        return lambda engine, action: engine.awaiting == phase and len(engine.log) >= int(after or 0)
     if kind == "call":
         return lambda engine, action: action["type"] == "play" and action.get("call") == value
     raise ValueError(f"no condition {name!r}")
