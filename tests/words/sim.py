@@ -72,30 +72,31 @@ def play(tmp_path: Path, inputs: list[str], wait_for_words: bool = False, ids: l
         out: list[str] = []
         daemon, task, clock, lines = await started(tmp_path, **settings)
         listen(daemon)
-        spoken.extend(said(lines))  # the first words are said before the listener could hear them
-        spoken[:] = [_id_of(text) for text in spoken]
+        spoken[:] = [_id_of(text) for text in said(lines)]  # said before a listener could hear it
         typed = SimInput(daemon.devices, clock, lines.append)
-        for line in inputs:
-            if wait_for_words:
-                await _quiet(daemon, clock)
-            if line == "start":  # what the box said before anything was typed
-                lines.insert(0, INPUT + line)
-            else:
-                lines.append(INPUT + line)
-            if line == "power-cut":
-                await stopped(daemon, task)
-                out += lines
-                daemon, task, clock, lines = await started(tmp_path, **settings)  # a fresh box, the same journal
-                spoken.extend(_id_of(text) for text in said(lines))
-                listen(daemon)
-                typed = SimInput(daemon.devices, clock, lines.append)
-            elif line in ("quiet", "start"):
-                await _quiet(daemon, clock)
-            else:
-                await _type(typed, clock, line)
-            await clock.run_for(GAP)
-        await _quiet(daemon, clock)
-        await stopped(daemon, task)
+        try:
+            for line in inputs:
+                if wait_for_words:
+                    await _quiet(daemon, clock)
+                if line == "start":  # what the box said before anything was typed
+                    lines.insert(0, INPUT + line)
+                else:
+                    lines.append(INPUT + line)
+                if line == "power-cut":
+                    await stopped(daemon, task)
+                    out += lines
+                    daemon, task, clock, lines = await started(tmp_path, **settings)  # a fresh box, the same journal
+                    spoken.extend(_id_of(text) for text in said(lines))
+                    listen(daemon)
+                    typed = SimInput(daemon.devices, clock, lines.append)
+                elif line in ("quiet", "start"):
+                    await _quiet(daemon, clock)
+                else:
+                    await _type(typed, clock, line)
+                await clock.run_for(GAP)
+            await _quiet(daemon, clock)
+        finally:  # the box this test started is stopped, also when an input fails
+            await stopped(daemon, task)
         return out + lines
 
     printed = asyncio.run(scenario())
