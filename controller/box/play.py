@@ -339,7 +339,8 @@ def _taken_back(last: dict[str, Any], before: Engine, after: Engine) -> str:
     """What an undone action asks the players to put back: the ``what`` its show is said by.
 
     A draw names how many cards it took (a debt takes two or more, an empty stack none, P5, F10);
-    a card played from an ear goes back on the ear; a pass leaves the drawn card in the hand.
+    a card played from an ear goes back on the ear; a pass leaves the drawn card in the hand; after an ear
+    or "Stop! Ear first!" penalty the card never left its place, and only the penalty card goes back.
     """
     kind = last["type"]
     seat = last.get("player")
@@ -347,6 +348,8 @@ def _taken_back(last: dict[str, Any], before: Engine, after: Engine) -> str:
         hands = before.view().get("hand_sizes"), after.view().get("hand_sizes")
         drawn = hands[0][seat] - hands[1][seat] if all(hands) else 1
         return "draw" if drawn == 1 else "draw-more" if drawn > 1 else "draw-none"
+    if kind == "play" and "ears" in before.view() and before.view().get("top") != last.get("card"):
+        return "draw"  # Floppy Ears: a penalty (F4, F5) left the card where it was: the penalty card goes back
     if kind == "play" and any(last.get("card") in ears for ears in after.view().get("ears") or []):
         return "play-ear"
     return kind
