@@ -62,7 +62,7 @@ class Played:
 
     def answer_ids(self) -> list[list[str]]:
         """The spoken line ids of each checked step's answer."""
-        out, at = [], 0
+        out: list[list[str]] = []
         marks = [i for i, line in enumerate(self.lines) if line.startswith(INPUT)]
         first = len(marks) - len(self.inputs)
         before = self.lines[:marks[first]] if marks else []

@@ -182,8 +182,3 @@ def condition(name: str) -> Callable[[Any, dict[str, Any]], bool]:
     if kind == "call":
         return lambda engine, action: action["type"] == "play" and action.get("call") == value
     raise ValueError(f"no condition {name!r}")
-
-
-def last_action(engine: Any, action: dict[str, Any]) -> bool:
-    """``until`` for :func:`bots_play`: the action that would end the game."""
-    return condition("last")(engine, action)

@@ -19,7 +19,6 @@ from controller.stage.shows import DEFAULT_SHOWS, ShowBook
 from tests.words.sim import FE_SETUP, answer, bots_play, play, said
 
 LINES = voice_lines()
-EN = {line_id: texts["en"] for line_id, texts in LINES.items()}
 POLICECATS_3 = ["tap control-game-policecats", "tap control-players-3"]
 PIRATES_2 = ["tap control-game-pirates", "tap control-players-2"]
 

@@ -88,6 +88,11 @@ def test_every_situation_and_every_reachable_refusal_has_a_transcript(played: di
         names.setdefault(group, set()).add(name)
     assert {group: sorted(need - names.get(group, set())) for group, need in COVERED.items()} == {
         group: [] for group in COVERED}
+    tags = {(p.transcript.group, tag) for p in played.values() for tag in p.transcript.tags}
+    needed = {(g, tag) for g in ("floppy-ears", "pirates", "policecats")
+              for tag in ("set-up", "refusal", "undo", "resume", "ending")}
+    needed |= {("floppy-ears", "penalty"), ("pirates", "penalty"), ("pirates", "round")}  # Policecats has neither
+    assert sorted(needed - tags) == []
     keys = {context.get("key") or context.get("code") for p in played.values() for name, context in p.shows
             if name == "rejected"}
     assert sorted(set(REASONS) - UNREACHABLE - NOT_SCRIPTED - keys) == []
