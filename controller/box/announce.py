@@ -32,18 +32,67 @@ def prompt_for(engine: Engine) -> Cue | None:
     if hang is not None:
         seat, ear = hang
         return f"hang-{ear}", {"seat": seat}
-    return engine.awaiting, {"seat": engine.current, "game": engine.game}
+    context: dict[str, Any] = {"seat": engine.current, "game": engine.game}
+    if engine.awaiting == "play" and engine.view().get("pending_draw"):  # P5: said after whose turn it is
+        context["debt"] = engine.view()["pending_draw"]
+    return engine.awaiting, context
+
+
+#: Refusals whose own line says what to do instead: no prompt follows them (it would say it twice).
+SAYS_WHAT_INSTEAD: frozenset[str] = frozenset({
+    "roll_first", "must_draw", "wait", "game_over", "joker_start",
+    "special_start", "not_yours", "own_card", "not_on_table",
+})
+
+#: Prompts that begin by saying whose turn it is.
+SEATED = ("hang-left", "hang-right", "play", "roll")
+
+
+def resumed_context(engine: Engine) -> dict[str, Any]:
+    """The ``resumed`` show's context: whose turn, to be said (``turn``) where the prompt after it does not say it."""
+    prompt = prompt_for(engine)
+    seated = prompt is not None and (prompt[0] in SEATED or (prompt[0] == "reveal" and engine.game == "floppy-ears"))
+    return {"seat": engine.current, **({} if seated or engine.current is None else {"turn": "tell"})}
 
 
 def event_shows(engine: Engine, events: Iterable[dict[str, Any]]) -> Iterator[Cue]:
     """The shows of an action's events, each followed by the summary it calls for (``engine`` after the action)."""
+    penalty = False
     for event in events:
         name = event["event"]
-        yield name, {k: v for k, v in event.items() if k != "event"}
-        if name == "new_round" or (name == "game_over" and engine.game == "pirates"):
+        details = {k: v for k, v in event.items() if k != "event"}
+        penalty = penalty or name in PENALTIES
+        if name == "drew":
+            details["drawn"] = _drawn(details.get("count", 1), penalty)
+        elif name == "game_over" and (ending := _ending(engine)) is not None:
+            details["ending"] = ending
+        if name == "new_round":  # where the ships are, then how the new round starts (P7)
+            yield "ships", {"ships": list(engine.view()["ships"])}
+        yield name, details
+        if name == "game_over" and engine.game == "pirates":
             yield "ships", {"ships": list(engine.view()["ships"])}
         elif name == "game_over" and engine.game == "policecats":
             yield "scores", {"scores": list(event["scores"])}
+
+
+PENALTIES = ("ear_penalty", "bark_penalty", "mau_penalty")
+"""Penalties whose own line says "take a card": the card they draw is not asked for twice."""
+
+
+def _drawn(count: int, penalty: bool) -> str:
+    """How a draw is said (the ``drew`` show's ``drawn``): an empty stack always, a penalty's card not again."""
+    if count == 0:
+        return "none"
+    return "penalty" if penalty else "one" if count == 1 else "more"
+
+
+def _ending(engine: Engine) -> str | None:
+    """Why the game ended, for its ``game_over`` show: the last card (F9), the stack (C9), the alarm track (C10)."""
+    if engine.game == "floppy-ears":
+        return "last-card"
+    if engine.game == "policecats":
+        return "track" if engine.view().get("track") is not None and engine.view().get("stack") else "stack-empty"
+    return None  # Pirate & Co.: the winner's own line says the ship reached Treasure Island (P7)
 
 
 def describe(action: dict[str, Any]) -> str:

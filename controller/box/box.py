@@ -22,13 +22,12 @@ import logging
 import random
 from typing import Any, Callable
 
-from controller.box.announce import describe
 from controller.box.calls import CallWindow, PendingCall
 from controller.box.gestures import Gestures
 from controller.box.handover import Handover
 from controller.box.menu import Menu
 from controller.box.moves import Moves
-from controller.box.play import DIE_FACES, Play, details_of
+from controller.box.play import DIE_FACES, Play
 from controller.box.tags import Registry, uid_key
 from controller.box.taps import TapFilter
 from controller.config import Config
@@ -152,12 +151,15 @@ class Box:
         owner = deck_of(card)
         if owner == "control":
             self._control(card)
+        elif self.engine is not None and self.engine.over:  # the end was said: what to do next is said again
+            self.stage.show("rejected", code="game_over", card=card, reason="the game is over")
         elif not self.playing:
             self.stage.show("not_now", card=card, key="choose_game_first")
             self.stage.prompt("choose-game", game=self.menu.game)
         elif owner != self.engine.game:
             log.warning("card %s (tag %s) belongs to %s, not %s", card, key, owner, self.engine.game)
             self.stage.show("other_game", card=card, game=owner)
+            self.play.prompt_again()  # what to do instead: a card of this game
         else:
             self._card(card)
 
@@ -178,10 +180,11 @@ class Box:
         """A short press (released before the hold time)."""
         self._woken()
         engine = self.engine
-        if button != DIE:
+        if button != DIE and engine is None:
+            self.menu.button(button)
+        elif button != DIE:
             self.moves.color_button(button)
         elif engine is None:
-            self.gestures.cancel()  # a press between two holds: they are no undo gesture
             self.menu.press()
         elif self.calls.pending is not None:  # the call, made in time
             self.moves.make_call()
@@ -196,12 +199,11 @@ class Box:
         """The button was held down for the hold time."""
         self._woken()
         engine = self.engine
-        if button != DIE:
+        if button != DIE and engine is None:
+            self.menu.button(button)
+        elif button != DIE:
             self.moves.color_button(button)
-        elif engine is None:
-            if self.gestures.second_hold(self.now()):  # the undo gesture: nothing is taken back in the menu
-                self.stage.show("rejected", code="nothing_to_undo", reason="nothing to take back: no game is under way")
-                return
+        elif engine is None:  # the menu's hold does what its prompt says (choose, then start): never the undo gesture
             start = self.menu.hold()
             if start is not None:
                 self.new_game(*start)
@@ -318,12 +320,11 @@ class Box:
     def undo(self) -> None:
         """Take back the last accepted action (or the tap waiting for its call): the referee replays without it."""
         self.gestures.cancel()
-        if self.calls.pending is not None:
-            pending = self.calls.take()
-            log.info("took back the tap waiting for its call: %s", describe(pending.action))
-            self.stage.show("undone", action=pending.action["type"], **details_of(pending.action))
-            self.play.after_change()
+        if (pending := self.calls.take()) is not None:
+            self.play.undo_call(pending.action)
             return
+        if self.engine is None and self.play.take_back_end(self.gestures.cancel):
+            return  # the menu just after a game: its last action is taken back and the game goes on
         self.play.undo()
 
     # -- what the box shows ----------------------------------------------------------

@@ -70,6 +70,10 @@ class Menu:
             counts.append(players)
         return counts or [cls.min_players]
 
+    def allowed(self, game: str) -> str:
+        """Which player counts to name when a count is refused: the game's, or its alarm variant's (C10)."""
+        return "policecats-alarm" if game == "policecats" and self.options(game).get("variant") == "alarm" else game
+
     def choices(self) -> dict[str, Any]:
         """The ``menu`` setting: what is chosen now."""
         return {"game": self.game, "players": self.players, "variants": dict(self.variants)}
@@ -131,6 +135,11 @@ class Menu:
             return None
         return self.game, self.players
 
+    def button(self, button: str) -> None:
+        """A colour button: it chooses nothing in the menu, so say what does."""
+        self.stage.show("not_now", card=f"the {button} button", key="choose_game_first")
+        self.stage.prompt("choose-game", game=self.game)
+
     # -- control cards -------------------------------------------------------------------
     def card(self, name: str) -> Start | None:
         """A menu or settings card (``name`` without ``control-``); a game to start when both are chosen."""
@@ -160,7 +169,7 @@ class Menu:
             self._changed()
             return game, self.players
         if self.players_chosen:
-            self.stage.show("rejected", code="wrong_action", key="players_not_allowed",
+            self.stage.show("rejected", code="wrong_action", key="players_not_allowed", allowed=self.allowed(game),
                             reason=f"{game} is for {' or '.join(map(str, counts))} players, not {self.players}")
             self.players_chosen = False
         if self.players not in counts:
@@ -180,9 +189,14 @@ class Menu:
     # -- settings ------------------------------------------------------------------------
     def set_volume(self, volume: float) -> None:
         """Set the volume, never above the configured maximum (children's ears)."""
+        before = self.volume
         self.volume = round(min(self.config.volume_max, max(0.0, volume)), 2)
         self._set("volume", self.volume)
-        self.stage.show("volume", volume=self.volume)
+        if self.volume == before:  # at an end: say it goes no further (the same volume again: no word)
+            change = "max" if volume > before else "min" if volume < before else "same"
+        else:
+            change = "up" if self.volume > before else "down"
+        self.stage.show("volume", volume=self.volume, change=change)
 
     def set_language(self, language: str) -> None:
         """Speak ``language`` from now on (a rulebook language, else refused)."""

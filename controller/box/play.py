@@ -17,7 +17,7 @@ import logging
 import random
 from typing import Any, Callable
 
-from controller.box.announce import describe, event_shows, prompt_for, setup_of
+from controller.box.announce import SAYS_WHAT_INSTEAD, describe, event_shows, prompt_for, resumed_context, setup_of
 from controller.box.calls import CallWindow
 from controller.box.handover import Handover
 from controller.box.taps import TapFilter
@@ -52,6 +52,7 @@ class Play:
         self.new_seed, self.fault, self.recovered = new_seed, fault, recovered
         self.engine: Engine | None = None
         self.game_id: int | None = None
+        self.ended: int | None = None  # the game that ended, while the menu after it is open (its end may be undone)
         self.seq = 0
         self.started_at: float | None = None
         self.die: random.Random | None = None
@@ -79,21 +80,40 @@ class Play:
         except (KeyError, ValueError, TypeError) as exc:
             self.journal.set_aside(record.id, f"it does not replay: {exc}")
             return False
-        self._begin(engine, record.id, record.seed, record.started)
+        self._continue(engine, record)
         begun()
+        log.info("resumed game %s (%s, %d players) after %d actions", record.id, record.game, record.players, self.seq)
+        self.stage.show("resumed", **resumed_context(engine))
+        self.calls.restore(record.id, self.seq, self.now())
+        self.after_change(again=True, prompt=self.calls.pending is None)
+        self.call_waiting()  # the card tapped before the power went still waits for its call: say whose and which
+        return True
+
+    def _continue(self, engine: Engine, record: GameRecord) -> None:
+        """Take up a journalled game as replayed, its die on past every roll already made (taken back ones too)."""
+        self._begin(engine, record.id, record.seed, record.started)
         self.seq = len(engine.log)
         faces = self.faces()
-        undone = self.journal.undone(record.id)
         assert self.die is not None
-        for action in [*engine.log, *undone]:  # the die rolls already made, taken back ones too
+        for action in [*engine.log, *self.journal.undone(record.id)]:
             if action.get("type") == "roll":
                 self.die.choice(faces)
         self.last_roll = _last_roll(engine.log)
-        log.info("resumed game %s (%s, %d players) after %d actions", record.id, record.game, record.players, self.seq)
-        self.stage.show("resumed", seat=engine.current)
-        self.calls.restore(record.id, self.seq, self.now())
-        self.after_change()
-        self.call_waiting()  # the card tapped before the power went still waits for its call: say whose and which
+
+    def take_back_end(self, begun: Callable[[], None]) -> bool:
+        """The undo card in the menu just after a game ended: its last action is taken back and play goes on."""
+        game_id, self.ended = self.ended, None
+        record = None if game_id is None else self.journal.game(game_id)
+        if record is None or record.ended is None or record.abandoned:
+            return False
+        try:
+            engine = engine_class(record.game).replay(record.players, record.options, self.journal.actions(game_id))
+        except (KeyError, ValueError, TypeError, JournalError) as exc:
+            log.warning("game %s cannot be taken up again: %s", game_id, exc)
+            return False
+        self._continue(engine, record)
+        begun()
+        self.undo()
         return True
 
     def new(self, game: str, players: int, options: dict[str, Any], begun: Callable[[], None]) -> bool:
@@ -120,7 +140,7 @@ class Play:
         return True
 
     def _begin(self, engine: Engine, game_id: int, seed: int, started: float | None) -> None:
-        self.engine, self.game_id, self.seq, self.started_at = engine, game_id, 0, started
+        self.engine, self.game_id, self.seq, self.started_at, self.ended = engine, game_id, 0, started, None
         self.die, self.last_roll = random.Random(seed), None
         self.calls.take()
         self.handover.reset(self.turn())
@@ -137,7 +157,8 @@ class Play:
         return True
 
     def close(self) -> None:
-        """The menu opens: no game is under way."""
+        """The menu opens: no game is under way (one that just ended can still be taken up again)."""
+        self.ended = self.game_id if self.engine is not None and self.engine.over else None
         self.engine, self.game_id = None, None
 
     def faces(self) -> tuple[str, ...]:
@@ -190,6 +211,8 @@ class Play:
         if engine is None or not engine.log or self.game_id is None:
             self.stage.show("rejected", code="nothing_to_undo", reason="nothing to take back: the game has just begun"
                             if engine is not None else "nothing to take back: no game is under way")
+            if self.playing:
+                self.prompt_again()
             return
         last = engine.log[-1]
         try:
@@ -203,8 +226,28 @@ class Play:
         log.info("game %s: took back action %d: %s", self.game_id, self.seq, describe(last))
         for listener in list(self.undo_listeners):
             listener(last)
-        self.stage.show("undone", action=last["type"], **details_of(last))
+        self.stage.show("undone", action=last["type"], what=_taken_back(last, engine, self.engine), **details_of(last))
         self.after_change()
+
+    def undo_call(self, action: dict[str, Any]) -> None:
+        """Take back the tap that waited for its call: it never reached the referee, so only the words change."""
+        assert self.engine is not None
+        log.info("took back the tap waiting for its call: %s", describe(action))
+        ears = self.engine.view().get("ears") or []
+        what = "play-ear" if any(action.get("card") in ear for ear in ears) else "play"
+        self.stage.show("undone", action=action["type"], what=what, **details_of(action))
+        self.after_change()
+
+    def prompt_again(self) -> None:
+        """Say again what the referee awaits (after a refusal, or a power cut: what to do now).
+
+        "Your turn!" alone is the everyday prompt of a player who knows the game; said again, a turn says what
+        it is: play a card, or press the button and take one.
+        """
+        assert self.engine is not None
+        if (prompt := prompt_for(self.engine)) is not None:
+            name, context = prompt
+            self.stage.prompt("play-again" if name == "play" and "debt" not in context else name, **context)
 
     def call_waiting(self) -> None:
         pending = self.calls.pending
@@ -213,12 +256,15 @@ class Play:
 
     # -- answering -------------------------------------------------------------------
     def answer(self, rejection: Rejection) -> None:
+        """Say no and why, then what to do instead: the prompt for what is awaited, unless the refusal says it."""
         self.stage.show("rejected", code=rejection.code, key=rejection.key, reason=rejection.message)
         if rejection.code in ("joker_start", "special_start"):
             self.stage.prompt("put-under")
+        elif rejection.key not in SAYS_WHAT_INSTEAD and self.playing:
+            self.prompt_again()
 
-    def after_change(self) -> None:
-        """Prompt for what the referee awaits now, and redraw the scene."""
+    def after_change(self, again: bool = False, prompt: bool = True) -> None:
+        """Prompt for what the referee awaits now (``again``: as :meth:`prompt_again` says it), and redraw the scene."""
         engine = self.engine
         assert engine is not None
         awaiting = engine.awaiting
@@ -231,8 +277,10 @@ class Play:
         if awaiting == "over":
             winners = list(engine.view().get("winners") or [])
             self.stage.show("tie" if len(winners) > 1 else "winner", winners=winners, game=engine.game)
-        elif (prompt := prompt_for(engine)) is not None:
-            self.stage.prompt(prompt[0], **prompt[1])
+        elif prompt and again:
+            self.prompt_again()
+        elif prompt and (awaited := prompt_for(engine)) is not None:
+            self.stage.prompt(awaited[0], **awaited[1])
         self.scene()
 
     # -- what the box asks -------------------------------------------------------------
@@ -285,6 +333,26 @@ def _last_roll(log_: list[dict[str, Any]]) -> dict[str, Any] | None:
         if action.get("type") == "roll":
             return {"player": action.get("player"), "face": action.get("face")}
     return None
+
+
+def _taken_back(last: dict[str, Any], before: Engine, after: Engine) -> str:
+    """What an undone action asks the players to put back: the ``what`` its show is said by.
+
+    A draw names how many cards it took (a debt takes two or more, an empty stack none, P5, F10);
+    a card played from an ear goes back on the ear; a pass leaves the drawn card in the hand; after an ear
+    or "Stop! Ear first!" penalty the card never left its place, and only the penalty card goes back.
+    """
+    kind = last["type"]
+    seat = last.get("player")
+    if kind == "draw" and isinstance(seat, int):
+        hands = before.view().get("hand_sizes"), after.view().get("hand_sizes")
+        drawn = hands[0][seat] - hands[1][seat] if all(hands) else 1
+        return "draw" if drawn == 1 else "draw-more" if drawn > 1 else "draw-none"
+    if kind == "play" and "ears" in before.view() and before.view().get("top") != last.get("card"):
+        return "draw"  # Floppy Ears: a penalty (F4, F5) left the card where it was: the penalty card goes back
+    if kind == "play" and any(last.get("card") in ears for ears in after.view().get("ears") or []):
+        return "play-ear"
+    return kind
 
 
 def details_of(action: dict[str, Any]) -> dict[str, Any]:

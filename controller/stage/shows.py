@@ -20,7 +20,7 @@ from controller.stage.lights.cues import SHOW_LIGHTS
 
 DEFAULT_SHOWS = Path(__file__).with_name("shows.toml")
 LIGHTS: tuple[str, ...] = tuple(SHOW_LIGHTS)  # the lights a show may name
-FIELDS = ("sound", "say", "light", "segment", "color", "each", "of")
+FIELDS = ("sound", "say", "light", "segment", "color", "each", "of", "then")
 
 
 class ShowSpec(BaseModel):
@@ -36,6 +36,7 @@ class ShowSpec(BaseModel):
     by: str | None = None
     each: list[str] | None = None
     of: str | None = None
+    then: str | list[str] | None = None
 
     @field_validator("light")
     @classmethod
@@ -140,7 +141,11 @@ class ShowBook:
         items = ctx.get(fields["of"]) if fields["of"] else None
         for seat, value in enumerate(items if isinstance(items, list) else []):
             item = dict(ctx, seat=seat, seat1=seat + 1, value=value)
+            if isinstance(value, int):
+                item["value1"] = value + 1
             filled += [line for line in (fill(s, item) for s in fields["each"] or []) if line]
+        then = fields["then"]
+        filled += [line for line in (fill(s, ctx) for s in ([then] if isinstance(then, str) else then or [])) if line]
         sound = fill(fields["sound"], ctx) if fields["sound"] else None
         color = fill(fields["color"], ctx) if fields["color"] else None
         return Cue(sound or None, tuple(filled), fields["light"], fields["segment"] or "turn-ring", color)

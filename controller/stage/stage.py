@@ -171,11 +171,11 @@ class DeviceStage:
         if prompt_id == "language":
             self.speak(context.get("language", self.language))
         key = (prompt_id, cue.say, self.language)  # a language chosen again is said in the new language
-        if key == self.last_prompt and any(is_prompt for _, is_prompt, _ in self.voice):
-            return  # already waiting to be said
+        if key == self.last_prompt and self.voice and self.voice[-1][1]:
+            return  # already waiting to be said, after every answer
         self.last_prompt = key
-        while self.voice and self.voice[-1][1]:  # out-of-date prompt lines
-            self.voice.pop()
+        if any(is_prompt for _, is_prompt, _ in self.voice):  # out-of-date prompt lines, wherever they wait
+            self.voice = deque(item for item in self.voice if not item[1])
         for listener in self.listeners:
             listener("prompt", prompt_id, cue, context)
         self._play(prompt_id, cue, prompt=True)

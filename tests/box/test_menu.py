@@ -125,7 +125,7 @@ def test_stored_settings_that_make_no_sense_fall_back_to_the_config(tmp_path: Pa
 def test_volume_and_language_can_be_set_by_others(tmp_path: Path) -> None:
     box, stage, clock = make_box(tmp_path, volume_max=0.7)
     box.set_volume(0.9)
-    assert box.volume == 0.7 and stage.shows[-1] == ("volume", {"volume": 0.7})
+    assert box.volume == 0.7 and stage.shows[-1] == ("volume", {"volume": 0.7, "change": "up"})
     box.set_volume(-1)
     assert box.volume == 0.0, "never below silence"
     box.set_language("nl")

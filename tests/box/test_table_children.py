@@ -109,7 +109,7 @@ def test_the_undo_card_takes_back_actions_one_by_one_to_the_start_of_the_game(tm
     assert box.engine.to_json() == states[-1], "the referee replayed its log without the last draw"
     assert box.journal.latest().actions == journalled - 1 and box.seq == journalled - 1
     assert box.journal.undone(box.game_id) == [{"type": "draw", "player": 2}]
-    assert stage.shows[-1] == ("undone", {"action": "draw", "player": 2})  # "put the card back on the stack"
+    assert stage.shows[-1] == ("undone", {"action": "draw", "what": "draw", "player": 2})  # "put the card back on the stack"
     assert stage.prompts[-1] == ("play", {"seat": 2, "game": "floppy-ears"}), "and it is that player's turn again"
     for _ in range(journalled - 1):
         box.removed("table")
@@ -176,7 +176,7 @@ def test_undo_takes_back_a_wrong_hang_and_the_ring_shows_whose_ear_and_which_sid
     assert (stage.scenes[-1].current, stage.scenes[-1].ear) == (0, "right")
     clock.advance(3)
     box.tap("table", "control-undo")
-    assert stage.shows[-1] == ("undone", {"action": "hang", "player": 0, "card": "red-1"})
+    assert stage.shows[-1] == ("undone", {"action": "hang", "what": "hang", "player": 0, "card": "red-1"})
     assert stage.prompts[-1] == ("hang-left", {"seat": 0}) and box.engine.view()["ears"][0] == [None, None]
     clock.advance(3)
     box.tap("table", "blue-2")
@@ -188,7 +188,8 @@ def test_undo_during_a_call_window_takes_back_the_waiting_tap(tmp_path: Path) ->
     log, waiting = list(box.engine.log), box.pending.action
     box.tap("table", "control-undo")
     assert box.pending is None and box.engine.log == log
-    assert stage.shows[-1] == ("undone", {"action": "play", "player": waiting["player"], "card": waiting["card"]})
+    assert stage.shows[-1] == ("undone", {"action": "play", "what": "play", "player": waiting["player"],
+                                          "card": waiting["card"]})
     clock.advance(box.config.call_window)
     box.poll()
     assert box.engine.log == log, "the taken-back tap is not played when the window would have closed"

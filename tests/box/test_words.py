@@ -55,7 +55,7 @@ def spoken(cue) -> list[str]:
 
 def test_every_reason_key_has_its_own_spoken_line_in_six_languages() -> None:
     for key, code in REASONS.items():
-        cue = BOOK.show("rejected", {"code": code, "key": key})
+        cue = BOOK.show("rejected", {"code": code, "key": key, "allowed": "pirates"})
         assert spoken(cue), f"the refusal {key!r} ({code}) says nothing"
         assert cue.sound, f"the refusal {key!r} makes no sound"
     for key in NOTHING_HAPPENS:
@@ -202,7 +202,7 @@ def test_a_new_round_says_shuffle_and_deal_five_and_where_every_ship_is(tmp_path
         run_inputs(box, auto.inputs(auto.choose()[1]), clock.advance)
     at = next(i for i, (name, _) in enumerate(stage.shows) if name == "new_round")
     assert "deal five" in LINES[BOOK.show("new_round", stage.shows[at][1]).say[0]]["en"]
-    ships = stage.shows[at + 1]
+    ships = stage.shows[at - 1]  # where the ships are, then the new round's deal (issue 30)
     assert ships[0] == "ships" and sum(ships[1]["ships"]) == 1
     said = BOOK.show(*ships).say
     assert said[0] == "ships-header" and len(said) == 1 + 2 * 3
@@ -323,7 +323,7 @@ def test_a_menu_card_during_a_game_says_why(tmp_path: Path) -> None:
     box.new_game("pirates", 2)
     box.tap("table", "control-game-policecats")
     name, context = stage.shows[-1]
-    assert name == "not_now" and BOOK.show(name, context).say == ("not-now-playing",)
+    assert name == "not_now" and BOOK.show(name, context).say == ("not-now-playing", "another-game")
 
 
 def test_a_press_in_the_handover_says_to_wait(tmp_path: Path) -> None:

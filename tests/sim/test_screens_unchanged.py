@@ -23,7 +23,7 @@ SCREENS = {  # (game, players, moves, size): sha256 of the frame's RGB bytes, fi
     (None, None, 0, (1280, 800)): "6a9f674b28ecff60",  # the menu
     ("floppy-ears", 4, 25, (1280, 800)): "983efd906383ef6c",  # hands, ears, stack and pile
     ("pirates", 3, 20, (1280, 800)): "cd693a19680ec00d",  # the sea route and the ships
-    ("policecats", 3, 15, (1280, 800)): "fdcb4cf9d24aaae0",  # the police track, cats by family, the die's face
+    ("policecats", 3, 15, (1280, 800)): "6272f5629ac2769a",  # the police track, cats by family, the die's face
     ("pirates", 2, 6, (800, 500)): "b687bdafe4e4a607",  # a small window
 }
 

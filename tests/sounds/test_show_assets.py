@@ -31,6 +31,10 @@ DOMAINS: dict[str, list[str]] = {
     "variant": list(VARIANTS),
     "state": ["on", "off"],
     "value": [str(n) for n in range(51)],  # a ship's crosses or a player's cats, said one by one ("each")
+    "value1": [str(s) for s in range(1, 6)],  # a winner's seat from 1, one by one (a tie)
+    "ending": ["last-card", "stack-empty", "track"],  # why a game ended (F9, C9, C10)
+    "debt": ["2", "4", "6", "8"],  # the cards a bottle post left to take (P5)
+    "allowed": [*GAME_IDS, "policecats-alarm"],  # which player counts a refusal names
 }
 
 
@@ -62,7 +66,9 @@ def test_every_line_a_show_says_is_in_the_catalogue() -> None:
     missing = []
     for cue, fields in cues():
         say = fields["say"]
-        for template in ([say] if isinstance(say, str) else list(say or [])) + list(fields["each"] or []):
+        then = fields["then"]
+        for template in ([say] if isinstance(say, str) else list(say or [])) + list(fields["each"] or []) + (
+                [then] if isinstance(then, str) else list(then or [])):
             missing += [f"{cue}: {name}" for name in expand(template) if name not in LINES]
     assert missing == []
 

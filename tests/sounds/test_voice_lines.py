@@ -21,17 +21,17 @@ LANGUAGES = ["de", "en", "fr", "nl", "es", "it"]
 
 REQUIRED = (
     [f"turn-{s}" for s in range(1, 6)]
-    + ["deal", "hang-ears", "hang-left", "hang-right", "start-card", "put-under", "stop-ear", "ear-penalty",
+    + ["deal", "hang-left", "hang-right", "start-card", "put-under", "stop-ear", "ear-penalty",
        "no-match", "take-card", "take-2", "take-4", "take-6", "take-8", "keep-or-play", "reshuffle", "choose-color",
-       "color-yellow", "color-green", "color-blue", "color-red", "bark", "bark-penalty", "mau-penalty", "reverse",
-       "skip"]
+       "color-yellow", "color-green", "color-blue", "color-red", "bark-penalty", "mau-penalty", "reverse",
+       "skip", "stack-empty", "mau-mau-penalty", "after-the-end", "setup-policecat"]
     + [f"round-won-{s}" for s in range(1, 5)] + [f"treasure-{s}" for s in range(1, 5)]
     + [f"winner-{s}" for s in range(1, 6)]
     + ["tie", "roll", "reveal", "send-kittens", "give", "lure", "family-complete", "policecat-taken",
        "policecat-back", "unknown-card", "other-game", "not-your-turn", "resumed", "choose-game", "game-floppy-ears",
        "game-pirates", "game-policecats"]
     + [f"players-{n}" for n in range(2, 6)]
-    + ["variant-on", "variant-off", "new-game", "volume-up", "volume-down", "language", "enroll-next",
+    + ["new-game", "volume-up", "volume-max", "volume-min", "volume-down", "language", "enroll-next",
        "enroll-taken", "attract"]
     + [f"press-for-{call}" for call in ("woof", "woof-woof", "mau", "mau-mau")] + ["moves-lost"]
 )
