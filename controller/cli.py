@@ -154,7 +154,7 @@ def _config(args: argparse.Namespace):
 def cmd_run(args: argparse.Namespace) -> int:
     from controller.daemon import run
 
-    return run(_config(args))
+    return run(_config(args), config_path=Path(args.config) if args.config else None)
 
 
 def _journal_path(args: argparse.Namespace):
