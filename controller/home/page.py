@@ -134,10 +134,10 @@ class HomePage(TeacherPage):
                 await self._pass_on(writer, "pair.begin", {})
             elif method == "POST" and path == "/pair":
                 await self._pair(client, body, writer)
+            elif method == "GET" and path == "/api/session":
+                await _json(writer, 200, {"paired": session is not None})
             elif session is None:
                 await _json(writer, 403, {"error": "pair this phone first", "paired": False})
-            elif method == "GET" and path == "/api/session":
-                await _json(writer, 200, {"ok": True})
             elif method == "GET" and path in READS:
                 await self._pass_on(writer, READS[path], {})
             elif method == "GET" and path.startswith("/api/cards/"):
