@@ -29,24 +29,25 @@ import time
 from collections import deque
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Any, Callable, Literal
+from typing import Any, Callable
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ValidationError
 
 from controller.box.box import DIE
-from controller.decks import DECKS, deck_of, enrollable
-from controller.enroll import Enrolment
 from controller.control import keep, settings
+from controller.control.ops import (
+    MAX_REQUEST, Card, ConfigSet, Deck, EnrolBegin, Limit, Nothing, PairCheck, Refused, Restore,
+)
 from controller.control.pairing import Pairing
+from controller.control.walks import Walks
 from controller.report import game_status, status_lines
 from controller.storage.lock import StateLock
 from hardware.doctor import Row, likely_fix
-from hardware.events import ButtonHeld, ButtonReleased, TagSeen
+from hardware.events import ButtonHeld, ButtonReleased
 
 log = logging.getLogger("gamebox.control")
 
 SOCKET_NAME = "control.sock"
-MAX_REQUEST = 5 * 1024 * 1024  # one line: a restore's base64 backup is the largest
 MAX_CONNECTIONS = 8
 IDLE_SECONDS = 30.0  # a connection that sends no whole request this long is closed
 ANSWER_SECONDS = 20.0  # the pump answers between two inputs; a backup takes longest
@@ -67,42 +68,6 @@ class ControlRequest:
     op: str
     args: BaseModel
     answer: asyncio.Future = field(repr=False)
-
-
-class Strict(BaseModel):
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class Nothing(Strict):
-    pass
-
-
-class Limit(Strict):
-    limit: int = Field(50, ge=1, le=500)
-
-
-class ConfigSet(Strict):
-    values: dict[str, Any]
-
-
-class PairCheck(Strict):
-    code: str = Field(max_length=16)
-
-
-class Deck(Strict):
-    deck: Literal[(*DECKS, "control")]  # type: ignore[valid-type]
-
-
-class EnrolBegin(Deck):
-    card: str | None = Field(None, max_length=64, description="only this card: re-enrol it")
-
-
-class Card(Strict):
-    card: str = Field(max_length=64)
-
-
-class Restore(Strict):
-    data: str = Field(max_length=MAX_REQUEST)
 
 
 class FaultLog(logging.Handler):
@@ -128,8 +93,7 @@ class ControlRoom:
         self.daemon, self.box, self.config_path, self.wall = daemon, daemon.box, config_path, wall
         self.path = socket_path(daemon.config.state_dir)
         self.pairing = Pairing(daemon.clock.monotonic)
-        self.enrolment: Enrolment | None = None
-        self.enrol_said: deque[str] = deque(maxlen=3)
+        self.walks = Walks(daemon.box, daemon.devices)
         self.faults = FaultLog(wall)
         self.restore_from: Path | None = None  # a checked backup, put in place once the box has stopped
         self._taken_hold: str | None = None  # the button whose hold a pairing took: its release is no press
@@ -140,9 +104,10 @@ class ControlRoom:
             "view": (Nothing, self.view), "history": (Limit, self.history), "doctor": (Nothing, self.doctor),
             "config.get": (Nothing, self.config_get), "config.set": (ConfigSet, self.config_set),
             "pair.begin": (Nothing, self.pair_begin), "pair.check": (PairCheck, self.pair_check),
-            "cards": (Deck, self.cards), "enrol.begin": (EnrolBegin, self.enrol_begin),
-            "enrol.state": (Nothing, self.enrol_state), "enrol.stop": (Nothing, self.enrol_stop),
-            "enrol.forget": (Card, self.enrol_forget), "backup": (Nothing, self.backup),
+            "cards": (Deck, lambda a: self.walks.cards(a.deck)),
+            "enrol.begin": (EnrolBegin, lambda a: self.walks.begin(a.deck, a.card, a.write)),
+            "enrol.state": (Nothing, lambda _a: self.walks.state()), "enrol.stop": (Nothing, lambda _a: self.walks.stop()),
+            "enrol.forget": (Card, lambda a: self.walks.forget(a.card)), "backup": (Nothing, self.backup),
             "restore": (Restore, self.restore),
         }
 
@@ -229,12 +194,7 @@ class ControlRoom:
             self._taken_hold = None
             self.box.up(event.button)  # the gestures see the button let go (no power-off hold runs on)
             return True
-        if isinstance(event, TagSeen) and self.enrolment is not None:
-            self.enrolment.tag(event.uid, event.text)
-            if self.enrolment.done:
-                self.enrolment = None
-            return True
-        return False
+        return self.walks.took(event)
 
     def saw(self, event: Any) -> None:
         if not isinstance(event, ControlRequest) or event.answer.done():
@@ -334,44 +294,6 @@ class ControlRoom:
         log.info("pairing: a phone was paired")
         return {}
 
-    def cards(self, args: Deck) -> dict[str, Any]:
-        """Every card of a deck, in enrolment order, and whether its tag is enrolled."""
-        enrolled = self.box.registry.enrolled(args.deck)
-        return {"deck": args.deck, "cards": [
-            {"card": card, "enrolled": card in enrolled} for card in enrollable(args.deck)]}
-
-    def enrol_begin(self, args: EnrolBegin) -> dict[str, Any]:
-        if self.box.playing:
-            raise Refused("a game is under way: enrol cards between games")
-        if args.card is not None and deck_of(args.card) != (args.deck if args.deck != "control" else "control"):
-            raise Refused(f"{args.card} is not a card of {args.deck}")
-        self.enrol_said.clear()
-        walk = Enrolment(args.deck, self.box.registry, self.box.stage, self.enrol_said.append)
-        if args.card is not None:
-            self.box.registry.forget(args.card)
-            walk.left = [args.card]
-        self.enrolment = walk
-        walk.ask()
-        return self.enrol_state(Nothing())
-
-    def enrol_state(self, _args: Nothing) -> dict[str, Any]:
-        walk = self.enrolment
-        if walk is None:
-            return {"walking": False, "said": list(self.enrol_said)}
-        return {"walking": True, "deck": walk.deck, "next": walk.left[0] if walk.left else None,
-                "enrolled": len(self.box.registry.enrolled(walk.deck)), "total": walk.total,
-                "said": list(self.enrol_said)}
-
-    def enrol_stop(self, _args: Nothing) -> dict[str, Any]:
-        self.enrolment = None
-        return {"walking": False}
-
-    def enrol_forget(self, args: Card) -> dict[str, Any]:
-        if deck_of(args.card) is None:
-            raise Refused(f"no card {args.card!r}")
-        self.box.registry.forget(args.card)
-        return {"forgotten": args.card}
-
     def backup(self, _args: Nothing) -> Any:
         """A consistent copy of the journal and the registry, made off the pump (read connections only)."""
         state = self.daemon.config.state_dir
@@ -426,14 +348,6 @@ async def run_daemon(daemon: Any, config_path: Path | None = None) -> int:
         lock.release()
         shutil.rmtree(control.restore_from, ignore_errors=True)
     return RESTART
-
-
-class Refused(Exception):
-    """An op the box will not carry out; the message says why, in one line (``more``: fields for the page)."""
-
-    def __init__(self, why: str, **more: Any) -> None:
-        super().__init__(why)
-        self.more = more
 
 
 async def _answer(writer: asyncio.StreamWriter, value: dict[str, Any]) -> None:

@@ -52,7 +52,7 @@ RESTORE_PART = 8 * 1024  # base64 characters per upload request (the request rea
 READS = {"/api/view": "view", "/api/history": "history", "/api/doctor": "doctor", "/api/config": "config.get",
          "/api/enrol": "enrol.state"}
 #: POST paths, the op and the fields of the JSON body passed on (the daemon checks each).
-WRITES = {"/api/config": ("config.set", ("values",)), "/api/enrol/begin": ("enrol.begin", ("deck", "card")),
+WRITES = {"/api/config": ("config.set", ("values",)), "/api/enrol/begin": ("enrol.begin", ("deck", "card", "write")),
           "/api/enrol/stop": ("enrol.stop", ()), "/api/enrol/forget": ("enrol.forget", ("card",))}
 
 

@@ -219,6 +219,30 @@ def test_enrolling_a_deck_walks_card_by_card_and_refuses_a_wrong_tag_there_and_t
     run(go())
 
 
+def test_stickers_are_written_card_by_card_and_one_that_names_a_card_is_left_alone(tmp_path: Path) -> None:
+    async def go():
+        daemon, task, clock, _lines, path = await boxed(tmp_path)
+        reader = next(iter(daemon.devices.readers.values()))
+        try:
+            assert (await ask(path, "cards", deck="pirates"))["can_write"]  # the sim reader writes as a PN532 does
+            walk = await ask(path, "enrol.begin", deck="pirates", write=True)
+            assert walk["writing"] and walk["next"] == "yellow-pirate-1" and walk["total"] == 52
+            await tap_tag(daemon, clock, "04c0ffee")
+            assert reader.written[bytes.fromhex("04c0ffee")] == "yellow-pirate-1"
+            reader.tap(bytes.fromhex("04beef00"), "red-3")  # a sticker that already says a card
+            await clock.run_for(0.2)
+            reader.remove()
+            await clock.run_for(0.1)
+            state = await ask(path, "enrol.state")
+            assert (state["enrolled"], state["next"]) == (1, "yellow-pirate-2") and "already says red-3" in state["said"][-1]
+            assert bytes.fromhex("04beef00") not in reader.written
+            assert daemon.box.registry.resolve(bytes.fromhex("04c0ffee")) == "yellow-pirate-1"
+        finally:
+            await stopped(daemon, task)
+
+    run(go())
+
+
 def test_doctor_and_history_over_the_socket(tmp_path: Path) -> None:
     async def go():
         daemon, task, clock, _lines, path = await boxed(tmp_path)

@@ -158,6 +158,10 @@ def test_cards_enrol_a_deck_card_by_card_and_a_wrong_card_is_refused_there_and_t
     phone.get_by_role("listitem", name="1 Yellow, not enrolled yet").wait_for()
     phone.get_by_label("Deck").select_option("pirates")
     wait_until(lambda: grid.count() == 52, what="the pirates deck")
+    phone.get_by_role("button", name="Write stickers for this deck").click()  # the sim reader writes as a PN532
+    phone.get_by_text("Lay a blank sticker for this card on the box:").wait_for()  # written: tests/control/
+    assert phone.locator("#walk .card.huge").get_attribute("aria-label") == "1 pirate"
+    assert phone.locator("#walk-count").inner_text() == "0/52"
     assert phone.errors == []
 
 

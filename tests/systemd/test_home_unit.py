@@ -11,8 +11,6 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
-
 from controller.cli import build_parser
 from controller.control.server import SOCKET_NAME
 from tests.systemd.test_unit import SYSTEMD_UNITS, UNIT, needs_analyze, service_settings
