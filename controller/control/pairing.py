@@ -2,7 +2,8 @@
 
 A page may ask for a code, but only someone at the box gets one: the ask
 arms the box for :data:`ARM_SECONDS`, and the next hold of the die button
-makes the code, which the box says digit by digit and lights. The code
+makes the code (so does the pairing control card, at any time), which the
+box says digit by digit while its ring lights. The code
 is good for :data:`CODE_SECONDS` and :data:`TRIES` wrong tries in all,
 from every address together (the page adds its own back-off per
 address); then it is gone and a new one needs the box again. So a guesser
@@ -32,10 +33,12 @@ class Pairing:
     def arm(self) -> None:
         self._armed_until = self.now() + self.arm_seconds
 
-    def held(self) -> str | None:
-        """The die was held: a new code while armed (the old one is gone), else None (the hold is the game's)."""
-        if self.now() >= self._armed_until:
-            return None
+    def armed(self) -> bool:
+        """A page asked for a code: the next hold of the die makes it."""
+        return self.now() < self._armed_until
+
+    def held(self) -> str:
+        """A new code (the old one is gone); the box is no longer armed."""
         self._armed_until = 0.0
         self._code = "".join(secrets.choice("0123456789") for _ in range(DIGITS))
         self._until, self._tries = self.now() + CODE_SECONDS, 0

@@ -11,9 +11,9 @@ pump between two inputs, through the box's own rooms: a setting changed
 here is the same change a control card makes. The answer is one line,
 ``{"ok": true, ...}`` or ``{"ok": false, "error": "why"}``.
 
-Two walks take the box's inputs while they run: a pairing (the next hold of
-the die speaks and lights the code) and an enrolment (a tapped tag is the
-card asked for, or refused there and then).
+Some inputs are taken before the box sees them: a pairing's (the pairing
+card, or the next hold of the die once a page asked, makes the box say a
+code) and a walk's through a deck (:mod:`controller.control.walks`).
 """
 
 from __future__ import annotations
@@ -43,7 +43,7 @@ from controller.control.walks import Walks
 from controller.report import game_status, status_lines
 from controller.storage.lock import StateLock
 from hardware.doctor import Row, likely_fix
-from hardware.events import ButtonHeld, ButtonReleased
+from hardware.events import ButtonHeld, ButtonReleased, TagSeen
 
 log = logging.getLogger("gamebox.control")
 
@@ -53,6 +53,7 @@ IDLE_SECONDS = 30.0  # a connection that sends no whole request this long is clo
 ANSWER_SECONDS = 20.0  # the pump answers between two inputs; a backup takes longest
 RESTART = 75  # the daemon's exit code after a restore: systemd (Restart=on-failure) starts it again
 FAULTS_KEPT = 20
+PAIR_CARD = "control-pair"
 
 
 def socket_path(state_dir: Path) -> Path:
@@ -183,18 +184,24 @@ class ControlRoom:
     # -- what the daemon's pump calls ----------------------------------------------------------
     def took(self, event: Any) -> bool:
         """An input a walk takes instead of the game: the die held for a pairing, a tag tapped while enrolling."""
-        if isinstance(event, ButtonHeld) and event.button == DIE:
-            code = self.pairing.held()
-            if code is not None:
-                log.info("pairing: the code is spoken and shown")
-                self.box.stage.show("pair_code", digits=[int(d) for d in code])
-                self._taken_hold = event.button
-                return True
+        if isinstance(event, ButtonHeld) and event.button == DIE and self.pairing.armed():
+            self._say_code()
+            self._taken_hold = event.button
+            return True
+        if isinstance(event, TagSeen) and self.box.registry.resolve(event.uid, event.text) == PAIR_CARD:
+            self.pairing.arm()  # the card is someone at the box, as a hold of the die is
+            self._say_code()
+            return True
         if isinstance(event, ButtonReleased) and event.button == self._taken_hold:
             self._taken_hold = None
             self.box.up(event.button)  # the gestures see the button let go (no power-off hold runs on)
             return True
         return self.walks.took(event)
+
+    def _say_code(self) -> None:
+        code = self.pairing.held()
+        log.info("pairing: the code is spoken and shown")
+        self.box.stage.show("pair_code", digits=[int(d) for d in code])
 
     def saw(self, event: Any) -> None:
         if not isinstance(event, ControlRequest) or event.answer.done():

@@ -23,6 +23,7 @@ from controller.control.pairing import TRIES
 from controller.storage.journalfile import SCHEMA_VERSION
 from controller.daemon import Daemon
 from controller.config import load_config
+from controller.siminput import card_uid
 from hardware.clock import FakeClock
 from tests.box.daemon_helpers import play_game_on_devices, started, stopped
 
@@ -182,6 +183,12 @@ def test_pairing_needs_a_hold_of_the_die_and_the_code_survives_only_a_few_wrong_
             answers = [await ask(path, "pair.check", code=wrong) for _ in range(TRIES)]
             assert [a["tries_left"] for a in answers] == list(range(TRIES - 1, -1, -1))
             assert not (await ask(path, "pair.check", code=code))["ok"]  # the right code, too late: it is gone
+            reader = next(iter(daemon.devices.readers.values()))
+            reader.tap(card_uid("control-pair"), "control-pair")  # the pairing card: someone is at the box
+            await clock.run_for(0.2)
+            reader.remove()
+            await clock.run_for(0.1)
+            assert (await ask(path, "pair.check", code=spoken_code(lines)))["ok"]
         finally:
             await stopped(daemon, task)
 
