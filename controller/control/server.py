@@ -183,7 +183,10 @@ class ControlRoom:
 
     # -- what the daemon's pump calls ----------------------------------------------------------
     def took(self, event: Any) -> bool:
-        """An input a walk takes instead of the game: the die held for a pairing, a tag tapped while enrolling."""
+        """An input taken before the box sees it: a tag tapped during a walk through a deck, the pairing card, the
+        die held once a page asked for a code (and that hold's release)."""
+        if self.walks.took(event):
+            return True
         if isinstance(event, ButtonHeld) and event.button == DIE and self.pairing.armed():
             self._say_code()
             self._taken_hold = event.button
@@ -196,7 +199,7 @@ class ControlRoom:
             self._taken_hold = None
             self.box.up(event.button)  # the gestures see the button let go (no power-off hold runs on)
             return True
-        return self.walks.took(event)
+        return False
 
     def _say_code(self) -> None:
         code = self.pairing.held()
@@ -314,6 +317,8 @@ class ControlRoom:
     def restore(self, args: Restore) -> dict[str, Any]:
         """Check a backup; if it can be this box's, stop, put it in place, and exit so that systemd starts the box
         again on it (a game under way in the backup resumes where it was)."""
+        if self.restore_from is not None:
+            raise Refused("a restore is under way: the box is starting again")
         try:
             data = base64.b64decode(args.data, validate=True)
         except ValueError:
