@@ -90,8 +90,14 @@ def pair(page, box: BoxProcess) -> None:
 
 
 def fits_a_phone(page) -> None:
-    """Nothing wider than the phone: no sideways scrolling at 360 px."""
+    """Nothing wider than the phone (no sideways scrolling at 360 px); every control a thumb can hit and a screen
+    reader can name (at least 28 px high, WCAG asks 24; a label or a name of its own)."""
     assert page.evaluate("document.documentElement.scrollWidth") <= 360
+    problems = page.evaluate("""[...document.querySelectorAll('button, select, input, a')].filter((e) => e.offsetParent)
+      .map((e) => [e.id || e.textContent.trim(), e.getBoundingClientRect().height, (e.labels && e.labels.length)
+        || e.getAttribute('aria-label') || (e.tagName !== 'INPUT' && e.tagName !== 'SELECT' && e.textContent.trim())])
+      .filter(([, height, named]) => !named || height < 28)""")
+    assert problems == []
 
 
 def test_pairing_is_all_an_unpaired_phone_sees_and_the_code_the_box_says_opens_the_page(
