@@ -161,6 +161,22 @@ def test_a_setting_is_validated_by_the_box_model_written_atomically_and_taken_li
     run(go())
 
 
+def test_a_box_started_without_a_config_file_says_where_settings_cannot_go(tmp_path: Path) -> None:
+    async def go():
+        cfg = load_config(None, state_dir=str(tmp_path), seed=1)
+        daemon = Daemon(cfg, clock=FakeClock(1000.0), stdin=False, out=lambda _l: None, notify=lambda _m: None)
+        task = asyncio.create_task(control.run_daemon(daemon, None))
+        await daemon.ready.wait()
+        try:
+            answer = await ask(control.socket_path(tmp_path), "config.set", values={"volume": 0.3})
+            assert not answer["ok"] and "without --config" in answer["error"]
+            assert daemon.box.volume == 0.6
+        finally:
+            await stopped(daemon, task)
+
+    run(go())
+
+
 def test_pairing_needs_a_hold_of_the_die_and_the_code_survives_only_a_few_wrong_tries(tmp_path: Path) -> None:
     async def go():
         daemon, task, clock, lines, path = await boxed(tmp_path)

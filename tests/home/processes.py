@@ -82,7 +82,8 @@ class BoxProcess:
 class HomeProcess:
     """``gamebox home`` on a free port, asking ``box``'s socket."""
 
-    def __init__(self, folder: Path, box: BoxProcess, *extra: str) -> None:
+    def __init__(self, folder: Path, box: BoxProcess, *extra: str, ca: Path | None = None) -> None:
+        """``ca``: the page speaks HTTPS (``extra`` names its --cert and --key), with a certificate of this CA."""
         self.port = free_port()
         self.proc = subprocess.Popen(
             [*GAMEBOX, "home", "--socket", str(box.socket), "--http-port", str(self.port), *extra],
@@ -92,11 +93,11 @@ class HomeProcess:
         wait_until(lambda: any(line.startswith("the family's page") for line in self.lines) or self.proc.poll() is not None,
                    20, "the family's page")
         assert self.proc.poll() is None, (folder / "home.log").read_text()[-2000:]
-        self.url = f"http://127.0.0.1:{self.port}/"
+        self.url, self.ca = f"{'https' if ca else 'http'}://127.0.0.1:{self.port}/", ca
 
     def paired_client(self, box: BoxProcess) -> PageClient:
         """A client of the page's own origin that paired with the code the box said."""
-        client = PageClient(self.url)
+        client = PageClient(self.url, ca=self.ca)
         assert client.post("pair/begin", {})[0] == 200
         status, answer = client.post("pair", {"code": box.spoken_code()})
         assert status == 200, answer

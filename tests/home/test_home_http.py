@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import http.client
 import json
+import shutil
 import tomllib
 from pathlib import Path
 
@@ -21,6 +22,7 @@ from controller.home.page import HomePage
 from controller.station.pageguard import SESSION_COOKIE
 from tests.home.processes import BoxProcess, HomeProcess
 from tests.station.brokers import PageClient
+from tests.station.test_broker_locks import certificates
 from tests.station.test_classroom import CHROMIUM, FLAGS
 from tests.station.test_page_http import answer
 
@@ -129,6 +131,21 @@ def test_another_site_cannot_use_a_paired_phone(box: BoxProcess, page: HomeProce
         finally:
             browser.close()
     assert tomllib.loads(box.config.read_text())["volume"] == 0.5
+
+
+@pytest.mark.skipif(shutil.which("openssl") is None, reason="no openssl to make the test's certificates")
+def test_over_https_the_code_and_the_cookie_stay_off_the_wire(tmp_path: Path, box: BoxProcess) -> None:
+    certs = certificates(tmp_path / "certs")  # a certificate for 127.0.0.1 from the test's own CA
+    page = HomeProcess(tmp_path, box, "--cert", str(certs["broker_crt"]), "--key", str(certs["broker_key"]),
+                       ca=certs["ca_crt"])
+    try:
+        phone = page.paired_client(box)
+        cookie = next(c for c in phone.cookies if c.name == SESSION_COOKIE)
+        assert cookie.secure  # never sent back over plain HTTP
+        assert phone.get("api/view")[0] == 200
+        assert PageClient(page.url.replace("https", "http")).get("")[0] == 0  # plain HTTP gets no page at all
+    finally:
+        page.stop()
 
 
 def test_a_slow_client_and_a_flood_from_one_address_cannot_take_the_page(tmp_path: Path) -> None:
