@@ -31,6 +31,7 @@ class Walks:
         self.box, self.devices = box, devices
         self.walk: Enrolment | StickerWriter | None = None
         self.said: deque[str] = deque(maxlen=SAID_KEPT)
+        self.wrong: str | None = None  # the card the last refused tag already is, for the page to show
         self._writing: asyncio.Task | None = None
 
     def writer_reader(self) -> Any:
@@ -44,7 +45,9 @@ class Walks:
             if self._writing is None or self._writing.done():  # one sticker at a time: another tap waits its turn
                 self._writing = asyncio.get_running_loop().create_task(self._write(self.walk, event))
         else:
+            asked, known = self.walk.left[:1], self.box.registry.resolve(event.uid, event.text)
             self.walk.tag(event.uid, event.text)
+            self.wrong = known if known is not None and known not in asked else None
             self._finished()
         return True
 
@@ -72,6 +75,7 @@ class Walks:
         if write and self.writer_reader() is None:
             raise Refused("this box's reader cannot write stickers (a PN532 can)")
         self.said.clear()
+        self.wrong = None
         walk = (StickerWriter if write else Enrolment)(deck, self.box.registry, self.box.stage, self.said.append)
         if card is not None:
             self.box.registry.forget(card)
@@ -92,7 +96,8 @@ class Walks:
         else:
             upcoming, done, total = walk.left, len(self.box.registry.enrolled(walk.deck)), walk.total
         return {"walking": True, "writing": isinstance(walk, StickerWriter), "deck": walk.deck,
-                "next": upcoming[0] if upcoming else None, "enrolled": done, "total": total, "said": list(self.said)}
+                "next": upcoming[0] if upcoming else None, "enrolled": done, "total": total, "said": list(self.said),
+                "wrong": self.wrong}
 
     def stop(self) -> dict[str, Any]:
         self.walk = None

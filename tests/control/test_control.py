@@ -223,7 +223,7 @@ def test_enrolling_a_deck_walks_card_by_card_and_refuses_a_wrong_tag_there_and_t
             await tap_tag(daemon, clock, "04a1b2c3")  # the same tag again: it is yellow-1 already
             state = await ask(path, "enrol.state")
             assert state["next"] == "yellow-2" and state["enrolled"] == 1
-            assert "already yellow-1" in state["said"][-1]
+            assert "already yellow-1" in state["said"][-1] and state["wrong"] == "yellow-1"
             assert any(line.startswith("refused:") for line in lines)  # said by the box, there and then
             assert daemon.box.engine is None  # a tap while enrolling is no card of a game
             forgot = await ask(path, "enrol.forget", card="yellow-1")

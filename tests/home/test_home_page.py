@@ -154,6 +154,7 @@ def test_cards_enrol_a_deck_card_by_card_and_a_wrong_card_is_refused_there_and_t
     assert big.get_attribute("aria-label") == "2 Yellow"
     box.send("tap 04a1b2c3")  # the same sticker again: it is yellow-1 already
     phone.get_by_text("Refused: tag 04a1b2c3 is already yellow-1").wait_for()
+    assert phone.get_by_role("img", name="1 Yellow").is_visible()  # the card that tag already is, shown beside
     assert phone.locator("#walk-count").inner_text() == "1/36" and phone.locator("#walk-bar").get_attribute("value") == "1"
     wait_until(lambda: phone.get_by_role("listitem", name="1 Yellow, enrolled").is_visible(), what="the grid to follow")
     fits_a_phone(phone)
