@@ -191,7 +191,7 @@ def _config(args: argparse.Namespace):
 def cmd_run(args: argparse.Namespace) -> int:
     from controller.daemon import run
 
-    return run(_config(args))
+    return run(_config(args), config_path=Path(args.config) if args.config else None)
 
 
 def _journal_path(args: argparse.Namespace):
@@ -274,6 +274,26 @@ def cmd_classroom(args: argparse.Namespace) -> int:
         except (OSError, ssl.SSLError) as exc:
             return _fail(f"the page's certificate or key does not load: {exc}")
     return run_classroom(settings, args.listen, args.http_port, pin, tuple(args.name), tls)
+
+
+def cmd_home(args: argparse.Namespace) -> int:
+    from controller.control.server import socket_path
+    from controller.home.page import run_home
+
+    tls = None
+    if args.cert or args.key:
+        import ssl
+
+        from controller.station.classroom import https
+
+        if not (args.cert and args.key):
+            return _fail("HTTPS needs --cert and --key together")
+        try:
+            tls = https(Path(args.cert), Path(args.key))
+        except (OSError, ssl.SSLError) as exc:
+            return _fail(f"the page's certificate or key does not load: {exc}")
+    control = Path(args.socket) if args.socket else socket_path(_config(args).state_dir)
+    return run_home(control, args.listen, args.http_port, tuple(args.name), tls)
 
 
 def cmd_broker_config(args: argparse.Namespace) -> int:
@@ -429,6 +449,18 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--profile", default="pi-reference", help="hardware profile (default: pi-reference)")
     p.add_argument("-o", "--output", default="-", metavar="FILE.md", help="where to write it (default: stdout)")
     p.set_defaults(func=cmd_bom)
+
+    p = sub.add_parser("home", help="the family's page: settings, cards, games and backups from a phone")
+    box_options(p)
+    p.add_argument("--listen", default="127.0.0.1", help="address of the page (default: this computer only; "
+                   "0.0.0.0: the home network, a phone pairs with a code the box says)")
+    p.add_argument("--http-port", type=int, default=8081, help="the page's port (default 8081)")
+    p.add_argument("--socket", metavar="PATH", help="the box's control socket (default: control.sock in the "
+                   "box's runtime folder under systemd, else in its state folder)")
+    p.add_argument("--name", action="append", default=[], help="another host name the page is reached by")
+    p.add_argument("--cert", metavar="FILE", help="HTTPS: the page's certificate (PEM), with --key")
+    p.add_argument("--key", metavar="FILE", help="HTTPS: the certificate's private key (PEM)")
+    p.set_defaults(func=cmd_home)
 
     p = sub.add_parser("doctor", help="check every device of a hardware profile, and the box's storage")
     box_options(p)

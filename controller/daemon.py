@@ -21,6 +21,7 @@ import signal
 import sys
 from contextlib import suppress
 from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
 from typing import Any, Callable
 
 from controller.box.box import DIE, Box
@@ -218,6 +219,8 @@ class Daemon:
 
     def _handle(self, event: Any) -> None:
         box = self.box
+        if any(getattr(room, "took", lambda _event: False)(event) for room in self.rooms):  # a pairing, an enrolment
+            return
         if self.storage_fault is not None and isinstance(event, (TagSeen, ButtonReleased, ButtonHeld, PuckPressed)):
             self.stage.show("device_fault", device="journal")  # play waits until the journal writes again
             return
@@ -414,12 +417,15 @@ def _power_off() -> Callable[[], None] | None:
     return power_off
 
 
-def run(config: Config, stdin: bool | None = None) -> int:
-    """Run the daemon in a fresh loop (the ``gamebox run`` command)."""
+def run(config: Config, stdin: bool | None = None, config_path: Path | None = None) -> int:
+    """Run the daemon in a fresh loop (the ``gamebox run`` command), with the control socket the family's page
+    talks to (``config_path``: the file it keeps settings in)."""
+    from controller.control.server import run_daemon
+
     level = os.environ.get("GAMEBOX_LOG", "INFO").upper()
     logging.basicConfig(level=getattr(logging, level, logging.INFO), stream=sys.stderr,
                         format="%(levelname)s %(name)s: %(message)s")
     daemon = Daemon(config, stdin=stdin, out=lambda line: print(line, flush=True))
-    return asyncio.run(daemon.run())
+    return asyncio.run(run_daemon(daemon, config_path))
 
 

@@ -2,8 +2,8 @@
 
 Card ids are docs/rulings.md's. Control cards are the box's own: NFC cards that
 pick a game, a player count or a variant, give up the game for a new one,
-take back the last action, switch the box off, or change the volume and the
-language, like the command cards of children's audio boxes.
+take back the last action, switch the box off, change the volume and the
+language, like the command cards of children's audio boxes, or pair a phone.
 """
 
 from __future__ import annotations
@@ -40,6 +40,7 @@ CONTROL: tuple[str, ...] = tuple(
     + [f"control-players-{n}" for n in range(2, 6)]
     + [f"control-variant-{v}" for v in VARIANTS]
     + ["control-new-game", "control-undo", "control-power-off", "control-volume-up", "control-volume-down"]
+    + ["control-pair"]  # the box says a code that pairs a phone with the family's page (controller/control)
     + [f"control-language-{lang}" for lang in LANGUAGES]
 )
 

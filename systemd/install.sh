@@ -2,7 +2,9 @@
 # Install gamebox as a system service on a Raspberry Pi (Raspberry Pi OS bookworm), or remove it.
 #
 #   sudo systemd/install.sh              install, or bring an install up to date
-#   sudo systemd/install.sh --uninstall  remove the service, its power-off rule and the code;
+#   sudo systemd/install.sh --home       the same, with the family's page (gamebox-home.service);
+#                                        once installed, a plain run keeps it up to date
+#   sudo systemd/install.sh --uninstall  remove the services, the power-off rule and the code;
 #                                        keep the config, the journal and the gamebox user
 #
 # Run from a clone of the repository. The code is copied to /opt/gamebox owned by
@@ -23,6 +25,8 @@ readonly STATE_DIR=/var/lib/gamebox
 readonly UNIT=/etc/systemd/system/gamebox.service
 readonly RULE=/etc/polkit-1/rules.d/50-gamebox-power-off.rules
 readonly NETWORK=/etc/systemd/system/gamebox.service.d/network.conf
+readonly HOME_UNIT=/etc/systemd/system/gamebox-home.service
+readonly HOME_DROPIN=/etc/systemd/system/gamebox.service.d/home.conf
 readonly MODULES=/etc/modules-load.d/gamebox.conf
 readonly STAMP=$VENV/.gamebox-installed
 
@@ -42,6 +46,11 @@ place() {
 }
 
 uninstall() {
+    if [ -e "$HOME_UNIT" ]; then
+        systemctl disable --now gamebox-home.service || true
+        rm -f "$HOME_UNIT" "$HOME_DROPIN"
+        say "removed $HOME_UNIT"
+    fi
     if [ -e "$UNIT" ]; then
         systemctl disable --now gamebox.service || true
         rm -f "$UNIT"
@@ -148,10 +157,19 @@ TOML
         changed=1
     fi
     # It may hold the broker's password: readable by root and the service, no one else.
-    if [ "$(stat -c %a:%U:%G "$CONFIG")" != 640:root:$SERVICE_USER ]; then
+    # With the family's page the service writes it too (and its folder, to replace it atomically).
+    local mode=640 folder=755
+    if [ "$home" = 1 ]; then mode=660 folder=770; fi
+    if [ "$(stat -c %a:%U:%G "$CONFIG")" != "$mode:root:$SERVICE_USER" ]; then
         chown root:"$SERVICE_USER" "$CONFIG"
-        chmod 640 "$CONFIG"
-        say "$CONFIG is readable by root and $SERVICE_USER only"
+        chmod "$mode" "$CONFIG"
+        say "$CONFIG is for root and $SERVICE_USER only (mode $mode)"
+        changed=1
+    fi
+    if [ "$(stat -c %a:%U:%G "$(dirname "$CONFIG")")" != "$folder:root:$SERVICE_USER" ] && [ "$home" = 1 ]; then
+        chown root:"$SERVICE_USER" "$(dirname "$CONFIG")"
+        chmod "$folder" "$(dirname "$CONFIG")"
+        say "$(dirname "$CONFIG") is writable by $SERVICE_USER: the family's page keeps settings there"
         changed=1
     fi
     local settings
@@ -231,6 +249,10 @@ install_service() {
         say "removed $NETWORK ([network] is off)"
         changed=1
     fi
+    if [ "$home" = 1 ]; then
+        place "$PREFIX/systemd/gamebox-home.service" "$HOME_UNIT"
+        place "$PREFIX/systemd/home.conf" "$HOME_DROPIN"
+    fi
     if [ "$changed" = 1 ]; then systemctl daemon-reload; fi
     systemctl enable gamebox.service
     if ! systemctl is-active --quiet gamebox.service; then
@@ -243,14 +265,24 @@ install_service() {
         systemctl restart gamebox.service
         say "restarted gamebox.service"
     fi
+    if [ "$home" = 1 ]; then
+        systemctl enable gamebox-home.service
+        if [ "$changed" = 1 ] || ! systemctl is-active --quiet gamebox-home.service; then
+            systemctl restart gamebox-home.service
+            say "the family's page: http://$(hostname).local:8081/ (pair a phone with the code the box says)"
+        fi
+    fi
 }
 
+home=0
 case "${1:-}" in
     "") ;;
+    --home) home=1 ;;
     --uninstall) ;;
-    -h | --help) sed -n '2,7p' "$0" | cut -c3-; exit 0 ;;
-    *) die "unknown option $1 (use --uninstall, or no option to install)" ;;
+    -h | --help) sed -n '2,9p' "$0" | cut -c3-; exit 0 ;;
+    *) die "unknown option $1 (use --home, --uninstall, or no option to install)" ;;
 esac
+if [ -e "$HOME_UNIT" ]; then home=1; fi  # installed once: kept up to date by every run
 [ "$(id -u)" -eq 0 ] || die "run as root: sudo $0 $*"
 src=$(cd "$(dirname "$0")/.." && pwd)
 cd /  # nothing is imported from the directory this was started in

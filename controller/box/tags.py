@@ -160,6 +160,18 @@ class Registry:
                 self.db.execute("ROLLBACK")
             raise RegistryError(f"{self.path}: cannot write the tag registry: {cause(exc)}") from None
 
+    def forget(self, card: str) -> None:
+        """Unbind a card's tag (a lost or swapped sticker): the card is enrolled again like a new one."""
+        self._follow_name()
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.execute("DELETE FROM tags WHERE card=?", (card,))
+            self.db.execute("COMMIT")
+        except sqlite3.Error as exc:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise RegistryError(f"{self.path}: cannot write the tag registry: {cause(exc)}") from None
+
     def enrolled(self, deck: str) -> set[str]:
         return {r[0] for r in self._query("SELECT card FROM tags WHERE deck=?", (deck,))}
 

@@ -22,7 +22,7 @@ def test_the_scripts_are_shellcheck_clean() -> None:
 def test_an_unknown_option_is_one_line_and_changes_nothing() -> None:
     result = subprocess.run(["bash", str(ROOT / "systemd" / "install.sh"), "--frobnicate"], capture_output=True, text=True, check=False)
     assert result.returncode == 1
-    assert result.stderr == "install.sh: unknown option --frobnicate (use --uninstall, or no option to install)\n"
+    assert result.stderr == "install.sh: unknown option --frobnicate (use --home, --uninstall, or no option to install)\n"
 
 
 @pytest.mark.skipif(os.geteuid() != 0 or shutil.which("setpriv") is None, reason="needs root to become nobody")

@@ -1,0 +1,256 @@
+"""``gamebox home``: the family's page, its own process, asking the box's daemon over its control socket.
+
+The HTTP side is the teacher's page's (:class:`~controller.station.classroom.TeacherPage`):
+the same bounded accept loop and TLS handshake timeout, the same request
+reader with its size and time limits, the same :class:`~controller.station.pageguard.Guard`
+for the ``Host`` check, the page's ``Origin`` and token on every POST, the
+per-address back-off after a wrong code, and its HttpOnly, SameSite=Strict
+session cookie. What differs is who opens a session: not a PIN but the
+box's pairing code (:mod:`controller.control.pairing`: spoken by the box
+after a hold of its die, five wrong tries in all, from every address);
+sessions here expire; and one address holds at most
+:data:`PER_ADDRESS` connections. Nothing but the page itself and the pairing works unpaired.
+
+Every request is passed to the daemon as one op; the daemon checks it
+again, as it would a tap. The page keeps nothing of the box's.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import base64
+import html
+import json
+import logging
+import math
+import secrets
+import socket
+import ssl
+import time
+from collections import Counter
+from pathlib import Path
+from typing import Any, Callable
+
+from controller.config import NetworkConfig
+from controller.control.keep import MAX_BACKUP
+from controller.home.client import BoxAway, ask
+from controller.home.words import page_words
+from controller.station.classroom import (
+    TeacherPage, _cookies, _json, _reply, is_loopback, listening_sockets,
+)
+from controller.station.pageguard import SESSION_COOKIE
+from controller.window.cards import card_look
+
+log = logging.getLogger("gamebox.home")
+
+PAGE = Path(__file__).with_name("page.html")
+SESSION_SECONDS = 30 * 24 * 3600.0  # a paired phone stays paired a month, then pairs again
+PER_ADDRESS = 8  # connections one address may hold, of the page's MAX_CONNECTIONS
+RESTORE_PART = 8 * 1024  # base64 characters per upload request (the request reader takes 16 KiB at most)
+
+#: GET paths and the op each asks the daemon (the deck's cards: /api/cards/DECK).
+READS = {"/api/view": "view", "/api/history": "history", "/api/doctor": "doctor", "/api/config": "config.get",
+         "/api/enrol": "enrol.state"}
+#: POST paths, the op and the fields of the JSON body passed on (the daemon checks each).
+WRITES = {"/api/config": ("config.set", ("values",)), "/api/enrol/begin": ("enrol.begin", ("deck", "card", "write")),
+          "/api/enrol/stop": ("enrol.stop", ()), "/api/enrol/forget": ("enrol.forget", ("card",))}
+
+
+class HomePage(TeacherPage):
+    """The family's page on the home network."""
+
+    def __init__(self, control: Path, listen: str = "127.0.0.1", port: int = 8081, names: tuple[str, ...] = (),
+                 tls: ssl.SSLContext | None = None, clock: Callable[[], float] = time.monotonic, **limits: Any) -> None:
+        # The Guard's PIN is a secret nobody knows: only a pairing code the box checked opens a session.
+        super().__init__(NetworkConfig(), listen, port, secrets.token_urlsafe(32), names, tls=tls, **limits)
+        self.control, self.clock = control, clock
+        self.expires: dict[str, float] = {}
+        self.uploads: dict[str, list[str]] = {}  # session -> the parts of a backup being restored
+        self._by_address: Counter[str] = Counter()
+
+    async def start(self) -> None:
+        self._sockets = listening_sockets(self.listen, self.port)
+        self.port = self._sockets[0].getsockname()[1]
+        self._tasks = [asyncio.create_task(self._accept(sock)) for sock in self._sockets]
+
+    async def _connection(self, conn: socket.socket) -> None:
+        """At most PER_ADDRESS connections per address: one phone (or one attacker) never takes every slot."""
+        try:
+            address = str(conn.getpeername()[0])
+        except OSError:
+            address = "?"
+        if self._by_address[address] >= PER_ADDRESS:
+            conn.close()
+            self._connections -= 1
+            return
+        self._by_address[address] += 1
+        try:
+            await super()._connection(conn)
+        finally:
+            self._by_address[address] -= 1
+            if not self._by_address[address]:
+                del self._by_address[address]
+
+    # -- sessions --------------------------------------------------------------------------------
+    def session_of(self, cookies: dict[str, str]) -> str | None:
+        session = cookies.get(SESSION_COOKIE)
+        if session is None or not self.guard.has_session(cookies):
+            return None
+        if self.expires.get(session, 0.0) <= self.clock():
+            self.expires.pop(session, None)
+            return None
+        return session
+
+    def _opened(self, client: str) -> str:
+        """A new session for a phone whose code the box accepted (the Guard forgets its wrong tries)."""
+        session = self.guard.login(client, self.guard.pin)
+        assert session is not None
+        self.expires[session] = self.clock() + SESSION_SECONDS
+        for old in [s for s, until in self.expires.items() if until <= self.clock()]:
+            del self.expires[old]
+        return session
+
+    def _missed(self, client: str) -> None:
+        """A wrong code: the Guard makes this address wait longer before its next one is even passed on."""
+        self.guard.login(client, "")
+
+    # -- routes ----------------------------------------------------------------------------------
+    async def _route(self, method: str, path: str, headers: dict[str, str], body: bytes,
+                     writer: asyncio.StreamWriter, client: str) -> None:
+        guard, host = self.guard, headers.get("host")
+        if not guard.host_ok(host):
+            await _reply(writer, 421, "text/plain", b"this page answers only to its own address")
+            return
+        if method == "POST" and not (guard.origin_ok(headers.get("origin"), host) and guard.token_ok(headers.get("x-token"))):
+            await _json(writer, 403, {"error": "only the page itself can do that: reload it"})
+            return
+        session = self.session_of(_cookies(headers.get("cookie", "")))
+        try:
+            if method == "GET" and path == "/":
+                await _reply(writer, 200, "text/html; charset=utf-8", self._page(),
+                             extra="Content-Security-Policy: default-src 'self'; style-src 'unsafe-inline'; "
+                                   "script-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'\r\n")
+            elif method == "POST" and path == "/pair/begin":
+                await self._pass_on(writer, "pair.begin", {})
+            elif method == "POST" and path == "/pair":
+                await self._pair(client, body, writer)
+            elif method == "GET" and path == "/api/session":
+                await _json(writer, 200, {"paired": session is not None})
+            elif session is None:
+                await _json(writer, 403, {"error": "pair this phone first", "paired": False})
+            elif method == "GET" and path in READS:
+                await self._pass_on(writer, READS[path], {})
+            elif method == "GET" and path.startswith("/api/cards/"):
+                await self._cards(writer, path.removeprefix("/api/cards/"))
+            elif method == "POST" and path in WRITES:
+                op, fields = WRITES[path]
+                request = _object(body)
+                await self._pass_on(writer, op, {k: request[k] for k in fields if k in request})
+            elif method == "GET" and path == "/backup":
+                await self._backup(writer)
+            elif method == "POST" and path == "/restore":
+                await self._restore(session, _object(body), writer)
+            else:
+                await _reply(writer, 404, "text/plain", b"not found")
+        except ValueError as exc:
+            await _json(writer, 400, {"error": str(exc)})
+        except BoxAway as exc:
+            await _json(writer, 409, {"error": str(exc), "away": True})
+
+    def _page(self) -> bytes:
+        settings = json.dumps({"token": self.guard.token, "words": page_words(), "part": RESTORE_PART})
+        return PAGE.read_bytes().replace(b"{{SETTINGS}}", html.escape(settings).encode())
+
+    async def _pass_on(self, writer: asyncio.StreamWriter, op: str, args: dict[str, Any]) -> None:
+        answer = await ask(self.control, op, **args)
+        await _json(writer, 200 if answer.pop("ok", False) else 409, answer)
+
+    async def _pair(self, client: str, body: bytes, writer: asyncio.StreamWriter) -> None:
+        wait = self.guard.wait_left(client)
+        if wait > 0:
+            await _json(writer, 429, {"error": f"wait {math.ceil(wait)} s before the next try"})
+            return
+        code = _object(body).get("code")
+        if not isinstance(code, str) or not code.strip().isdigit() or len(code.strip()) > 12:
+            self._missed(client)
+            await _json(writer, 400, {"error": "the code is the digits the box said"})
+            return
+        answer = await ask(self.control, "pair.check", code=code.strip())
+        if not answer.get("ok"):
+            self._missed(client)
+            await _json(writer, 403, {"error": answer.get("error", "wrong code"), "tries_left": answer.get("tries_left")})
+            return
+        log.info("a phone at %s was paired", client)
+        cookie = (f"Set-Cookie: {SESSION_COOKIE}={self._opened(client)}; HttpOnly; SameSite=Strict; Path=/; "
+                  f"Max-Age={int(SESSION_SECONDS)}{'; Secure' if self.tls else ''}\r\n")
+        await _json(writer, 200, {"ok": True}, extra=cookie)
+
+    async def _cards(self, writer: asyncio.StreamWriter, deck: str) -> None:
+        """The deck's cards as the project draws them (colour, mark, word), each marked enrolled or not."""
+        answer = await ask(self.control, "cards", deck=deck)
+        if not answer.pop("ok", False):
+            await _json(writer, 409, answer)
+            return
+        for card in answer["cards"]:
+            look = card_look(card["card"])
+            card["look"] = {"fill": look.fill, "ink": look.ink, "big": look.big, "small": look.small,
+                            "stripes": look.stripes}
+        await _json(writer, 200, answer)
+
+    async def _backup(self, writer: asyncio.StreamWriter) -> None:
+        answer = await ask(self.control, "backup")
+        if not answer.get("ok"):
+            await _json(writer, 409, answer)
+            return
+        name = time.strftime("gamebox-backup-%Y%m%d-%H%M.zip")
+        await _reply(writer, 200, "application/zip", base64.b64decode(answer["data"]),
+                     extra=f"Content-Disposition: attachment; filename={name}\r\n")
+
+    async def _restore(self, session: str, request: dict[str, Any], writer: asyncio.StreamWriter) -> None:
+        """A backup comes in parts (``first``, ``part``, ``last``); the last one passes the whole to the daemon."""
+        part = request.get("part")
+        if not isinstance(part, str) or len(part) > RESTORE_PART:
+            raise ValueError(f"a part is a base64 string of at most {RESTORE_PART} characters")
+        parts = self.uploads.setdefault(session, [])
+        if request.get("first"):
+            parts.clear()
+        parts.append(part)
+        if sum(map(len, parts)) > MAX_BACKUP * 4 // 3 + 4:
+            self.uploads.pop(session, None)
+            raise ValueError(f"a backup is at most {MAX_BACKUP // 1024 // 1024} MB")
+        if not request.get("last"):
+            await _json(writer, 200, {"received": sum(map(len, parts))})
+            return
+        data = "".join(self.uploads.pop(session))
+        await self._pass_on(writer, "restore", {"data": data})
+
+
+def _object(body: bytes) -> dict[str, Any]:
+    try:
+        value = json.loads(body or b"{}")
+    except (ValueError, RecursionError):
+        raise ValueError("not JSON") from None
+    if not isinstance(value, dict):
+        raise ValueError("a JSON object is expected")
+    return value
+
+
+async def serve(page: HomePage, out: Any = print) -> None:
+    await page.start()
+    scheme = "https" if page.tls else "http"
+    where = page.listen if not page.listen.startswith("0") else "THIS-BOX"
+    out(f"the family's page: {scheme}://{where}:{page.port}/", flush=True)
+    await asyncio.Event().wait()
+
+
+def run_home(control: Path, listen: str, port: int, names: tuple[str, ...] = (),
+             tls: ssl.SSLContext | None = None) -> int:
+    """The ``gamebox home`` command."""
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    if not is_loopback(listen) and tls is None:
+        log.info("the page is served without TLS on %s: the session cookie crosses the home network in clear", listen)
+    try:
+        asyncio.run(serve(HomePage(control, listen, port, names, tls)))
+    except KeyboardInterrupt:
+        pass
+    return 0

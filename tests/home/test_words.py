@@ -1,0 +1,31 @@
+"""The family's page says everything in each of the box's six languages: no key of the page without its words."""
+
+from __future__ import annotations
+
+import re
+
+from controller.control.settings import FIELDS
+from controller.decks import DECKS, LANGUAGES, enrollable
+from controller.games import engine_class
+from controller.home.page import PAGE
+from controller.home.words import page_words
+from controller.window.cards import card_look
+
+
+def test_every_word_the_page_uses_is_there_in_six_languages() -> None:
+    words, page = page_words(), PAGE.read_text(encoding="utf-8")
+    used = set(re.findall(r'data-w="([a-z_]+)"', page)) | set(re.findall(r'\bw\("([a-z_]+)"\)', page))
+    used |= {f"{prefix}_{name}" for prefix in ("f", "x") for name in FIELDS}  # each setting's label and explanation
+    assert used - set(words["text"]) == set()
+    missing = {key: sorted(set(LANGUAGES) - set(texts)) for key, texts in words["text"].items() if set(texts) != set(LANGUAGES)}
+    assert missing == {}
+    assert all(set(words["games"][game]) == set(LANGUAGES) for game in DECKS)
+    assert set(words["language_names"]) == set(LANGUAGES) and words["language_names"]["de"] == "Deutsch"
+
+
+def test_every_card_word_and_game_option_has_its_words() -> None:
+    words = page_words()
+    kinds = {card_look(card).small for deck in (*DECKS, "control") for card in enrollable(deck)}
+    assert kinds - set(words["kinds"]) == set()
+    options = {option for game in DECKS for option in engine_class(game).default_options}
+    assert {f"o_{o}" for o in options} | {f"xo_{o}" for o in options} <= set(words["text"])
