@@ -44,7 +44,7 @@ def bill(profile: Profile) -> list[Item]:
     items += [
         Item(str(cards), "NTAG213 stickers, 25 mm round", f"one per card: {decks}; NTAG215/216 work too"),
         Item(str(len(CONTROL)), "NTAG213 cards (or a sticker on a blank card each)",
-             "the control cards: game, players, variants, new game, undo, off, volume, language"),
+             "the control cards: game, players, variants, new game, undo, off, volume, language, pairing a phone"),
         Item("", "wires, a box with a thin lid over the reader", "NFC reads through 2–3 mm of wood or card, not metal"),
     ]
     return items

@@ -164,7 +164,7 @@ class Daemon:
                 tasks.append(asyncio.create_task(self._read_stdin(), name="standard input"))
             watchdog = int(os.environ.get("WATCHDOG_USEC", "0"))
             if watchdog:
-                tasks.append(asyncio.create_task(self._watchdog(watchdog / 2e6), name="the watchdog"))
+                tasks.append(asyncio.create_task(feed_watchdog(self.notify, self.clock, watchdog / 2e6), name="the watchdog"))
             code = await until_stopped(self.stopping, tasks)
         finally:
             for task in tasks:
@@ -353,11 +353,6 @@ class Daemon:
             self._status = status
             self.notify(f"STATUS={status}")
 
-    async def _watchdog(self, every: float) -> None:
-        while True:
-            self.notify("WATCHDOG=1")
-            await self.clock.sleep(every)
-
     async def _read_stdin(self) -> None:
         """Play standard input; at its end, let what it started finish (a call window), then stop."""
         await SimInput(self.devices, self.clock, self.out).read_stdin()
@@ -365,6 +360,13 @@ class Daemon:
         while self.box.pending is not None:
             await self.clock.sleep(0.05)
         self.stopping.set()
+
+
+async def feed_watchdog(notify: Callable[[str], None], clock: Clock, every: float) -> None:
+    """Tell systemd the box is alive, twice per watchdog period (a loop that hangs stops telling it)."""
+    while True:
+        notify("WATCHDOG=1")
+        await clock.sleep(every)
 
 
 async def until_stopped(stopping: asyncio.Event, tasks: list[asyncio.Task]) -> int:

@@ -8,8 +8,8 @@ per-address back-off after a wrong code, and its HttpOnly, SameSite=Strict
 session cookie. What differs is who opens a session: not a PIN but the
 box's pairing code (:mod:`controller.control.pairing`: spoken by the box
 after a hold of its die, five wrong tries in all, from every address);
-sessions here expire; and one address holds at most
-:data:`PER_ADDRESS` connections. Nothing but the page itself and the pairing works unpaired.
+sessions here last longer; one address holds at most the teacher page's
+:data:`~controller.station.classroom.PER_ADDRESS` connections. Nothing but the page itself and the pairing works unpaired.
 
 Every request is passed to the daemon as one op; the daemon checks it
 again, as it would a tap. The page keeps nothing of the box's.
@@ -27,7 +27,6 @@ import secrets
 import socket
 import ssl
 import time
-from collections import Counter
 from pathlib import Path
 from typing import Any, Callable
 
@@ -45,7 +44,6 @@ log = logging.getLogger("gamebox.home")
 
 PAGE = Path(__file__).with_name("page.html")
 SESSION_SECONDS = 30 * 24 * 3600.0  # a paired phone stays paired a month, then pairs again
-PER_ADDRESS = 8  # connections one address may hold, of the page's MAX_CONNECTIONS
 RESTORE_PART = 8 * 1024  # base64 characters per upload request (the request reader takes 16 KiB at most)
 
 #: GET paths and the op each asks the daemon (the deck's cards: /api/cards/DECK).
@@ -66,30 +64,11 @@ class HomePage(TeacherPage):
         self.control, self.clock = control, clock
         self.expires: dict[str, float] = {}
         self.uploads: dict[str, list[str]] = {}  # session -> the parts of a backup being restored
-        self._by_address: Counter[str] = Counter()
 
     async def start(self) -> None:
         self._sockets = listening_sockets(self.listen, self.port)
         self.port = self._sockets[0].getsockname()[1]
         self._tasks = [asyncio.create_task(self._accept(sock)) for sock in self._sockets]
-
-    async def _connection(self, conn: socket.socket) -> None:
-        """At most PER_ADDRESS connections per address: one phone (or one attacker) never takes every slot."""
-        try:
-            address = str(conn.getpeername()[0])
-        except OSError:
-            address = "?"
-        if self._by_address[address] >= PER_ADDRESS:
-            conn.close()
-            self._connections -= 1
-            return
-        self._by_address[address] += 1
-        try:
-            await super()._connection(conn)
-        finally:
-            self._by_address[address] -= 1
-            if not self._by_address[address]:
-                del self._by_address[address]
 
     # -- sessions --------------------------------------------------------------------------------
     def session_of(self, cookies: dict[str, str]) -> str | None:
@@ -103,8 +82,7 @@ class HomePage(TeacherPage):
 
     def _opened(self, client: str) -> str:
         """A new session for a phone whose code the box accepted (the Guard forgets its wrong tries)."""
-        session = self.guard.login(client, self.guard.pin)
-        assert session is not None
+        session = self.guard.open_session(client, SESSION_SECONDS)
         self.expires[session] = self.clock() + SESSION_SECONDS
         for old in [s for s, until in self.expires.items() if until <= self.clock()]:
             del self.expires[old]
@@ -112,7 +90,7 @@ class HomePage(TeacherPage):
 
     def _missed(self, client: str) -> None:
         """A wrong code: the Guard makes this address wait longer before its next one is even passed on."""
-        self.guard.login(client, "")
+        self.guard.missed(client)
 
     # -- routes ----------------------------------------------------------------------------------
     async def _route(self, method: str, path: str, headers: dict[str, str], body: bytes,

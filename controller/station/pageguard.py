@@ -146,12 +146,21 @@ class Guard:
         if self.wait_left(client) > 0:
             return None
         if hmac.compare_digest(pin.encode(), self.pin.encode()):
-            self._misses.pop(client, None)
-            session = secrets.token_urlsafe(24)
-            self._sessions[session] = (client, self.clock() + SESSION_SECONDS)
-            if len(self._sessions) > MAX_SESSIONS:
-                self._sessions.popitem(last=False)
-            return session
+            return self.open_session(client)
+        self.missed(client)
+        return None
+
+    def open_session(self, client: str, seconds: float = SESSION_SECONDS) -> str:
+        """A new session for ``client``, whose secret was checked elsewhere (the family's page: by the box)."""
+        self._misses.pop(client, None)
+        session = secrets.token_urlsafe(24)
+        self._sessions[session] = (client, self.clock() + seconds)
+        if len(self._sessions) > MAX_SESSIONS:
+            self._sessions.popitem(last=False)
+        return session
+
+    def missed(self, client: str) -> None:
+        """A wrong secret from ``client``: its own wait grows, and it counts against everyone's."""
         self._page_wait()
         self._guesses -= 1
         if self._guesses < 1 and not self._limit_told:
@@ -166,4 +175,3 @@ class Guard:
             self._misses[client] = (misses, self.clock() + min(BACKOFF_MOST, 0.25 * 2 ** (misses - 1)))
         if len(self._misses) > MAX_CLIENTS:
             self._misses.popitem(last=False)
-        return None

@@ -35,7 +35,7 @@ def test_the_reference_build_s_bill():
     # hardware/README.md's parts list: 124 stickers for the three games, plus the box's control cards.
     assert bill_["NTAG213 stickers, 25 mm round"] == (
         "124", "one per card: floppy-ears 36, pirates 52, policecats 36; NTAG215/216 work too")
-    assert bill_["NTAG213 cards (or a sticker on a blank card each)"][0] == "22"
+    assert bill_["NTAG213 cards (or a sticker on a blank card each)"][0] == "23"  # 22, and control-pair for the family's page
 
 
 def test_the_quantities_follow_the_profile(tmp_path):
