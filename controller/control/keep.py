@@ -21,7 +21,8 @@ from contextlib import closing, suppress
 from pathlib import Path
 from typing import Any
 
-from controller.storage.journalfile import APPLICATION_ID, SCHEMA_VERSION
+from controller.storage.boxid import read_box_id
+from controller.storage.journalfile import APPLICATION_ID, OWNER_KEY, SCHEMA_VERSION
 from controller.storage.walsync import mark_path
 
 JOURNAL, TAGS, MANIFEST = "journal.sqlite", "tags.sqlite", "manifest.json"
@@ -35,15 +36,12 @@ class RestoreRefused(ValueError):
 
 
 def owner_id(journal: sqlite3.Connection) -> str | None:
-    """The id of the box a journal belongs to, or None while journals keep none.
-
-    The hook for the journal's owner id: once the journal keeps one, read it
-    here, and a backup from another box is refused by :func:`check_backup`.
-    """
+    """The id of the box that made a journal (written at its creation), or None for one made before boxes had ids;
+    a backup from another box is refused by :func:`check_backup`."""
     tables = {r[0] for r in journal.execute("SELECT name FROM sqlite_master WHERE type='table'")}
     if "settings" not in tables:
         return None
-    row = journal.execute("SELECT value FROM settings WHERE key='owner'").fetchone()
+    row = journal.execute("SELECT value FROM settings WHERE key=?", (OWNER_KEY,)).fetchone()
     return json.loads(row[0]) if row else None
 
 
@@ -124,6 +122,10 @@ def _checked(path: Path, what: str, application_id: int | None) -> dict[str, Any
 
 
 def _current_owner(state_dir: Path) -> str | None:
+    """This box's id: the one its state folder keeps, else its journal's."""
+    kept = read_box_id(state_dir)
+    if kept is not None:
+        return kept
     path = state_dir / JOURNAL
     if not path.exists():
         return None

@@ -349,8 +349,17 @@ def test_a_restore_from_a_newer_journal_or_not_a_backup_is_refused_and_nothing_c
             with zipfile.ZipFile(newer, "w") as z:
                 for name in ("journal.sqlite", "tags.sqlite", "manifest.json"):
                     z.write(unpacked / name, name)
-            for data, why in ((newer.getvalue(), "newer than this box"), (b"PK\x03\x04junk", "not a gamebox backup"),
-                              (b"hello", "not a gamebox backup")):
+            db = sqlite3.connect(unpacked / "journal.sqlite")  # the same games, made by another box
+            db.execute(f"PRAGMA user_version={SCHEMA_VERSION}")
+            db.execute("UPDATE settings SET value=? WHERE key='box'", (json.dumps("0" * 32),))
+            db.commit()
+            db.close()
+            other = io.BytesIO()
+            with zipfile.ZipFile(other, "w") as z:
+                for name in ("journal.sqlite", "tags.sqlite", "manifest.json"):
+                    z.write(unpacked / name, name)
+            for data, why in ((newer.getvalue(), "newer than this box"), (other.getvalue(), "from another box"),
+                              (b"PK\x03\x04junk", "not a gamebox backup"), (b"hello", "not a gamebox backup")):
                 answer = await ask(path, "restore", data=base64.b64encode(data).decode())
                 assert not answer["ok"] and why in answer["error"]
             assert not daemon.stopping.is_set() and (await ask(path, "view"))["ok"]
