@@ -261,37 +261,38 @@ def cmd_classroom(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     settings = _config(args).network.model_copy(update={
         k: v for k, v in {"broker": args.broker, "port": args.broker_port, "prefix": args.prefix}.items() if v is not None})
-    tls = None
-    if args.cert or args.key:
-        import ssl
-
-        from controller.station.classroom import https
-
-        if not (args.cert and args.key):
-            return _fail("HTTPS needs --cert and --key together")
-        try:
-            tls = https(Path(args.cert), Path(args.key))
-        except (OSError, ssl.SSLError) as exc:
-            return _fail(f"the page's certificate or key does not load: {exc}")
+    try:
+        tls = _page_tls(args)
+    except ValueError as exc:
+        return _fail(str(exc))
     return run_classroom(settings, args.listen, args.http_port, pin, tuple(args.name), tls)
+
+
+def _page_tls(args: argparse.Namespace) -> Any:
+    """The ``ssl.SSLContext`` of ``--cert``/``--key`` for a page (classroom, home), None for plain HTTP; ValueError
+    saying what is wrong in one line."""
+    if not (args.cert or args.key):
+        return None
+    import ssl
+
+    from controller.station.classroom import https
+
+    if not (args.cert and args.key):
+        raise ValueError("HTTPS needs --cert and --key together")
+    try:
+        return https(Path(args.cert), Path(args.key))
+    except (OSError, ssl.SSLError) as exc:
+        raise ValueError(f"the page's certificate or key does not load: {exc}") from None
 
 
 def cmd_home(args: argparse.Namespace) -> int:
     from controller.control.server import socket_path
     from controller.home.page import run_home
 
-    tls = None
-    if args.cert or args.key:
-        import ssl
-
-        from controller.station.classroom import https
-
-        if not (args.cert and args.key):
-            return _fail("HTTPS needs --cert and --key together")
-        try:
-            tls = https(Path(args.cert), Path(args.key))
-        except (OSError, ssl.SSLError) as exc:
-            return _fail(f"the page's certificate or key does not load: {exc}")
+    try:
+        tls = _page_tls(args)
+    except ValueError as exc:
+        return _fail(str(exc))
     control = Path(args.socket) if args.socket else socket_path(_config(args).state_dir)
     return run_home(control, args.listen, args.http_port, tuple(args.name), tls)
 

@@ -24,7 +24,6 @@ import json
 import logging
 import math
 import secrets
-import socket
 import ssl
 import time
 from pathlib import Path
@@ -60,9 +59,8 @@ class HomePage(TeacherPage):
     def __init__(self, control: Path, listen: str = "127.0.0.1", port: int = 8081, names: tuple[str, ...] = (),
                  tls: ssl.SSLContext | None = None, clock: Callable[[], float] = time.monotonic, **limits: Any) -> None:
         # The Guard's PIN is a secret nobody knows: only a pairing code the box checked opens a session.
-        super().__init__(NetworkConfig(), listen, port, secrets.token_urlsafe(32), names, tls=tls, **limits)
-        self.control, self.clock = control, clock
-        self.expires: dict[str, float] = {}
+        super().__init__(NetworkConfig(), listen, port, secrets.token_urlsafe(32), names, tls=tls, clock=clock, **limits)
+        self.control = control
         self.uploads: dict[str, list[str]] = {}  # session -> the parts of a backup being restored
 
     async def start(self) -> None:
@@ -72,21 +70,13 @@ class HomePage(TeacherPage):
 
     # -- sessions --------------------------------------------------------------------------------
     def session_of(self, cookies: dict[str, str]) -> str | None:
+        """The phone's live session (the Guard keeps when each ends), or None."""
         session = cookies.get(SESSION_COOKIE)
-        if session is None or not self.guard.has_session(cookies):
-            return None
-        if self.expires.get(session, 0.0) <= self.clock():
-            self.expires.pop(session, None)
-            return None
-        return session
+        return session if session is not None and self.guard.has_session(cookies) else None
 
     def _opened(self, client: str) -> str:
         """A new session for a phone whose code the box accepted (the Guard forgets its wrong tries)."""
-        session = self.guard.open_session(client, SESSION_SECONDS)
-        self.expires[session] = self.clock() + SESSION_SECONDS
-        for old in [s for s, until in self.expires.items() if until <= self.clock()]:
-            del self.expires[old]
-        return session
+        return self.guard.open_session(client, SESSION_SECONDS)
 
     def _missed(self, client: str) -> None:
         """A wrong code: the Guard makes this address wait longer before its next one is even passed on."""
@@ -95,12 +85,7 @@ class HomePage(TeacherPage):
     # -- routes ----------------------------------------------------------------------------------
     async def _route(self, method: str, path: str, headers: dict[str, str], body: bytes,
                      writer: asyncio.StreamWriter, client: str) -> None:
-        guard, host = self.guard, headers.get("host")
-        if not guard.host_ok(host):
-            await _reply(writer, 421, "text/plain", b"this page answers only to its own address")
-            return
-        if method == "POST" and not (guard.origin_ok(headers.get("origin"), host) and guard.token_ok(headers.get("x-token"))):
-            await _json(writer, 403, {"error": "only the page itself can do that: reload it"})
+        if await self._refused(method, headers, writer):
             return
         session = self.session_of(_cookies(headers.get("cookie", "")))
         try:

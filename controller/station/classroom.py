@@ -299,14 +299,14 @@ class TeacherPage:
     def __init__(self, settings: NetworkConfig, listen: str = "127.0.0.1", port: int = 8080, pin: str | None = None,
                  names: tuple[str, ...] = (), max_connections: int = MAX_CONNECTIONS,
                  request_seconds: float = REQUEST_SECONDS, tls: ssl.SSLContext | None = None,
-                 stalled_seconds: float = STALLED_SECONDS) -> None:
+                 stalled_seconds: float = STALLED_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
         self.settings, self.listen, self.port, self.tls = settings, listen, port, tls
         self.max_connections, self.request_seconds, self.stalled_seconds = max_connections, request_seconds, stalled_seconds
         self.per_address, self.signed_in_room = min(PER_ADDRESS, max_connections), min(SIGNED_IN_ROOM, max_connections // 4)
         self.pin, self.made_up = check_pin(pin), False
         if self.pin is None and not is_loopback(listen):
             self.pin, self.made_up = made_up_pin(), True
-        self.guard = Guard(self.pin, names)
+        self.guard = Guard(self.pin, names, clock)
         self.room = Classroom(settings.prefix)
         self._connections, self._full_told = 0, False
         self._per_address: dict[str, int] = {}  # client -> connections open
@@ -486,15 +486,21 @@ class TeacherPage:
         finally:
             writer.close()
 
-    async def _route(self, method: str, path: str, headers: dict[str, str], body: bytes,
-                     writer: asyncio.StreamWriter, client: str) -> None:
+    async def _refused(self, method: str, headers: dict[str, str], writer: asyncio.StreamWriter) -> bool:
+        """Answer and True for a foreign Host (DNS rebinding) or a POST not from the page itself (CSRF)."""
         guard, host = self.guard, headers.get("host")
         if not guard.host_ok(host):
             await _reply(writer, 421, "text/plain", b"this page answers only to its own address")
-            return
-        own_page = guard.origin_ok(headers.get("origin"), host) and guard.token_ok(headers.get("x-token"))
-        if method == "POST" and not own_page:
+            return True
+        if method == "POST" and not (guard.origin_ok(headers.get("origin"), host) and guard.token_ok(headers.get("x-token"))):
             await _json(writer, 403, {"error": "only the page itself can do that: reload it"})
+            return True
+        return False
+
+    async def _route(self, method: str, path: str, headers: dict[str, str], body: bytes,
+                     writer: asyncio.StreamWriter, client: str) -> None:
+        guard = self.guard
+        if await self._refused(method, headers, writer):
             return
         cookies = _cookies(headers.get("cookie", ""))
         if method == "GET" and path == "/":
