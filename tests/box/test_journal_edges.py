@@ -37,7 +37,7 @@ from tests.box.daemon_helpers import started, stopped
 from tests.box.helpers import make_box
 from tests.box.storage_faults import corrupt
 from tests.box.test_journal_truth import (
-    PATIENCE, ROOT, accepted, assert_not_said_again, errors, play, start_after_the_cut, until,
+    PATIENCE, ROOT, a_pirates_game, accepted, assert_not_said_again, errors, play, start_after_the_cut, until,
 )
 from tests.sim.test_commands import record_game
 
@@ -56,10 +56,7 @@ def test_a_deleted_write_ahead_log_is_never_acknowledged_into(tmp_path: Path, ca
 
     async def scenario() -> None:
         daemon, task, clock, lines = await started(state)
-        daemon.box.new_game("pirates", 2)
-        auto = Autoplayer(daemon.box, 3)
-        await play(daemon, clock, auto, 5)
-        await daemon.durable()
+        auto = await a_pirates_game(daemon, clock, 5)
         (state / "journal.sqlite-wal").unlink()
         await play(daemon, clock, auto, 1)
         await until(lambda: 5 in accepted(lines), clock)
@@ -178,10 +175,7 @@ def test_a_box_whose_folder_becomes_another_boxs_never_touches_that_boxs_journal
         daemon, task, clock, lines = await started(a)
         a_id = box_id(a)
         assert a_id != b_id and journal_owner(a / "journal.sqlite") == a_id
-        daemon.box.new_game("pirates", 2)
-        auto = Autoplayer(daemon.box, 3)
-        await play(daemon, clock, auto, 3)
-        await daemon.durable()
+        auto = await a_pirates_game(daemon, clock, 3)
         a.rename(a_moved)
         a.symlink_to(b)  # the folder replaced under the running box
         await play(daemon, clock, auto, 1)
@@ -336,10 +330,7 @@ def test_a_box_stopped_while_its_folder_is_still_gone_says_the_game_is_not_saved
 
     async def scenario() -> int:
         daemon, task, clock, lines = await started(state)
-        daemon.box.new_game("pirates", 2)
-        auto = Autoplayer(daemon.box, 3)
-        await play(daemon, clock, auto, 4)
-        await daemon.durable()
+        auto = await a_pirates_game(daemon, clock, 4)
         shutil.rmtree(state)
         await play(daemon, clock, auto, 1)
         await until(lambda: daemon.storage_fault is not None)

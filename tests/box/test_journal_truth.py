@@ -86,6 +86,15 @@ async def play(daemon: Any, clock: Any, auto: Autoplayer, count: int) -> None:
         await perform(daemon.devices, auto.inputs(auto.choose()[1]), clock.run_for)
 
 
+async def a_pirates_game(daemon: Any, clock: Any, count: int) -> Autoplayer:
+    """A two-player Pirate & Co. game begun on the box and played ``count`` actions in, every one of them durable."""
+    daemon.box.new_game("pirates", 2)
+    auto = Autoplayer(daemon.box, 3)
+    await play(daemon, clock, auto, count)
+    await daemon.durable()
+    return auto
+
+
 def accepted(lines: list[str]) -> list[int]:
     return [int(line.split()[1]) for line in lines if line.startswith("accepted ")]
 
@@ -124,10 +133,7 @@ def test_nothing_is_acknowledged_into_a_deleted_state_directory_and_play_resumes
 
     async def scenario() -> None:
         daemon, task, clock, lines = await started(state)
-        daemon.box.new_game("pirates", 2)
-        auto = Autoplayer(daemon.box, 3)
-        await play(daemon, clock, auto, 5)
-        await daemon.durable()
+        auto = await a_pirates_game(daemon, clock, 5)
         assert accepted(lines)[-1] == 4
         shutil.rmtree(state)  # rm -rf, a card pulled, a mount gone
         await play(daemon, clock, auto, 1)
@@ -161,10 +167,7 @@ def test_a_state_directory_whose_mount_is_gone_is_never_written_underneath(tmp_p
 
         async def scenario() -> None:
             daemon, task, clock, lines = await started(card)
-            daemon.box.new_game("pirates", 2)
-            auto = Autoplayer(daemon.box, 3)
-            await play(daemon, clock, auto, 3)
-            await daemon.durable()
+            auto = await a_pirates_game(daemon, clock, 3)
             subprocess.run(["umount", "-l", str(card)], check=True)  # the card pulled out
             await play(daemon, clock, auto, 1)
             await until(lambda: daemon.storage_fault is not None)
