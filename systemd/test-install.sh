@@ -6,7 +6,7 @@
 #
 #   sudo systemd/test-install.sh [--keep]
 #
-# Needs root, debootstrap, shellcheck and Debian's mirror (2 to 5 minutes, most of it
+# Needs root, debootstrap, shellcheck, systemd-analyze and Debian's mirror (2 to 5 minutes, most of it
 # compiling RPi.GPIO, spidev and evdev). Exits 1 when a check fails, 77 when no root could be made.
 # Not part of the pytest suite: the README names it, and .ci/run runs it after the virtual Pi.
 # GAMEBOX_DEBOOTSTRAP_TARBALL=FILE uses a tarball from `debootstrap --make-tarball` (faster reruns).
@@ -16,7 +16,7 @@ readonly MIRROR=${GAMEBOX_MIRROR:-http://deb.debian.org/debian}
 keep=0
 [ "${1:-}" = --keep ] && keep=1
 [ "$(id -u)" -eq 0 ] || { echo "test-install.sh: run as root" >&2; exit 1; }
-for tool in debootstrap shellcheck; do
+for tool in debootstrap shellcheck systemd-analyze; do
     command -v "$tool" >/dev/null || { echo "test-install.sh: cannot run here: $tool is not installed"; exit 77; }
 done
 src=$(cd "$(dirname "$0")/.." && pwd)
@@ -25,9 +25,10 @@ chmod 755 "$root"  # it is the root directory in there: everyone must reach /usr
 failures=0
 bus_pid=""
 polkit_pid=""
+page_pid=""
 
 cleanup() {
-    for pid in $polkit_pid $bus_pid; do kill "$pid" 2>/dev/null || true; done
+    for pid in $page_pid $polkit_pid $bus_pid; do kill "$pid" 2>/dev/null || true; done
     umount -l "$root/proc" 2>/dev/null || true
     if [ "$keep" = 1 ]; then echo "kept the root: $root"; else rm -rf "$root"; fi
 }
@@ -176,12 +177,69 @@ check "the changed service was restarted" \
 check "a station ([network] enabled) gets the network drop-in" \
     cmp -s "$src/systemd/network.conf" "$root/etc/systemd/system/gamebox.service.d/network.conf"
 
+step "install --home: the family's page"
+logged() { grep -cx "systemctl $1" "$root/var/log/systemctl.log" || true; }  # how often that call was made
+restarts=$(logged "restart gamebox.service")
+install_sh --home
+home_installed() {
+    cmp -s "$src/systemd/gamebox-home.service" "$root/etc/systemd/system/gamebox-home.service" \
+        && cmp -s "$src/systemd/home.conf" "$root/etc/systemd/system/gamebox.service.d/home.conf"
+}
+check "gamebox-home.service and the box's home drop-in are installed as the clone has them" home_installed
+check "the page's service was enabled and started, and the box restarted with its drop-in" \
+    test "$(logged "enable gamebox-home.service") $(logged "restart gamebox-home.service") $(logged "restart gamebox.service")" \
+    = "1 1 $((restarts + 1))"
+check "the box may keep the page's settings: box.toml 0660 and /etc/gamebox 0770, root:gamebox" \
+    test "$(in_root stat -c %a:%U:%G /etc/gamebox/box.toml /etc/gamebox | paste -sd' ' -)" = "660:root:gamebox 770:root:gamebox"
+unit_says() {  # unit_says FILE LINE...: every LINE is a line of FILE
+    local file=$1 line
+    shift
+    for line in "$@"; do grep -qxF -- "$line" "$file" || { echo "missing: $line"; return 1; }; done
+}
+check "the installed page's sandbox: a user of its own in the gamebox group, no file of the box, no capability" \
+    unit_says "$root/etc/systemd/system/gamebox-home.service" DynamicUser=yes SupplementaryGroups=gamebox \
+    "InaccessiblePaths=-/var/lib/gamebox -/etc/gamebox" CapabilityBoundingSet= IPAddressDeny=any ProtectSystem=strict
+exposure=$(systemd-analyze security --offline=yes --root="$root" gamebox-home.service 2>&1 | tail -1)
+echo "$exposure"
+level=$(printf '%s' "$exposure" | sed -n 's/.*gamebox-home.service: \([0-9.]*\).*/\1/p')
+check "systemd-analyze rates the installed page's unit at most 1.5" awk -v l="${level:-99}" 'BEGIN { exit !(l <= 1.5) }'
+# The page as its unit starts it (the installed code and venv, no privilege, in the gamebox group), on a free
+# port of this machine's loopback: it answers with the pairing page, and with nothing else to an unpaired phone.
+port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+chroot "$root" setpriv --reuid=nobody --regid=nogroup --groups=gamebox --inh-caps=-all \
+    env -i PATH=/usr/bin:/bin /opt/gamebox/.venv/bin/gamebox home --listen 127.0.0.1 --http-port "$port" \
+    --socket /run/gamebox/control.sock > "$root/tmp/home.log" 2>&1 &
+page_pid=$!
+page_says() {  # page_says PATH: the status of a GET from the page and its body, on one line (0: no answer)
+    python3 - "http://127.0.0.1:$port$1" <<'PY'
+import sys, urllib.error, urllib.request
+try:
+    with urllib.request.urlopen(sys.argv[1], timeout=5) as answer:
+        print(answer.status, answer.read().decode().replace("\n", " "))
+except urllib.error.HTTPError as refused:
+    print(refused.code, refused.read().decode().replace("\n", " "))
+except OSError:
+    print(0)
+PY
+}
+for _ in $(seq 60); do [ "$(page_says / | cut -d' ' -f1)" = 200 ] && break; sleep 0.5; done
+answers() { page_says "$1" | grep -q "^$2 .*$3"; }  # answers PATH STATUS TEXT
+check "the installed page answers with the pairing page" answers / 200 "Pair this phone"
+check "the installed page refuses an unpaired phone anything else" answers /api/view 403 "pair this phone first"
+kill "$page_pid"
+wait "$page_pid" 2>/dev/null || true
+page_pid=""
+before=$(snapshot)
+install_sh
+check "a plain run after --home keeps the page and changes nothing" test "$before" = "$(snapshot)"
+
 step "uninstall"
 install_sh --uninstall
-check "code, unit, rule and network drop-in removed" \
-    in_root sh -c '! test -e /opt/gamebox -o -e /etc/systemd/system/gamebox.service -o -e /etc/polkit-1/rules.d/50-gamebox-power-off.rules -o -e /etc/systemd/system/gamebox.service.d/network.conf'
-check "the service was stopped and disabled" \
-    in_root grep -qx "systemctl disable --now gamebox.service" /var/log/systemctl.log
+check "code, units, drop-ins and rule removed" \
+    in_root sh -c '! test -e /opt/gamebox -o -e /etc/systemd/system/gamebox.service -o -e /etc/polkit-1/rules.d/50-gamebox-power-off.rules -o -e /etc/systemd/system/gamebox.service.d/network.conf -o -e /etc/systemd/system/gamebox-home.service -o -e /etc/systemd/system/gamebox.service.d/home.conf'
+check "the services were stopped and disabled" \
+    in_root sh -c 'grep -qx "systemctl disable --now gamebox.service" /var/log/systemctl.log &&
+        grep -qx "systemctl disable --now gamebox-home.service" /var/log/systemctl.log'
 check "config kept" in_root test -f /etc/gamebox/box.toml
 
 printf '\n%s\n' "test-install.sh: $failures failed"

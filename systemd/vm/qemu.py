@@ -8,7 +8,9 @@
   lands in a file;
 * the control line: a virtio console where systemd/vm/agent.py runs commands;
 * the network: qemu's user networking, restricted (no way out), with one
-  guest address forwarded to a broker on the host's loopback.
+  guest address forwarded to a broker on the host's loopback, and the family's
+  page's port forwarded from the host's loopback to the guest, as a phone on the
+  home network reaches it.
 
 The disk is raw with ``cache=none``: every write the guest has made reached
 the host's file, and a kill of qemu loses what the guest still held in
@@ -35,6 +37,7 @@ from pathlib import Path
 from image import ROOT, Image
 
 BROKER_ADDRESS = "10.0.2.100"  # the broker as the guest sees it
+PAGE_PORT = 8081  # the family's page in the guest (systemd/gamebox-home.service's --http-port)
 PUCK_SERIAL = "puck"
 READER_SERIAL = "reader"
 QCODES = {**{str(d): str(d) for d in range(10)}, **{c: c for c in "abcdef"}, "\n": "ret"}
@@ -58,7 +61,7 @@ class Machine:
     """qemu running the virtual Pi; ``sh`` runs a command in it, ``type_text`` types on its reader."""
 
     def __init__(self, arch: str, image: Image, disk: Path, source: Path, where: Path, boot: int,
-                 broker_port: int | None = None, memory: int = 1024) -> None:
+                 broker_port: int | None = None, page_port: int | None = None, memory: int = 1024) -> None:
         self.where = where
         self.wav = where / f"speaker-{boot}.wav"
         self.console = where / f"console-{boot}.log"
@@ -79,6 +82,8 @@ class Machine:
         if broker_port is not None:
             relay = f"socat - TCP:127.0.0.1:{broker_port}"
             network += f",guestfwd=tcp:{BROKER_ADDRESS}:1883-cmd:{relay}"
+        if page_port is not None:
+            network += f",hostfwd=tcp:127.0.0.1:{page_port}-:{PAGE_PORT}"
         command += [
             "-accel", "tcg,thread=multi", "-smp", "2", "-m", str(memory), "-nodefaults", "-nographic",
             "-no-reboot", "-kernel", str(image.kernel), "-initrd", str(image.initrd),

@@ -3,7 +3,9 @@
     sudo systemd/test-vm.sh [--arch amd64|arm64] [--keep] [--cache DIR] [--first-install]
 
 Boots a Debian bookworm guest (systemd/vm/image.py), copies the project in,
-installs it as a Pi's owner would, and plays a whole game of Pirate & Co.
+installs it as a Pi's owner would (with the family's page: ``install.sh --home``),
+pairs a phone with that page (Chromium on the host, through qemu's port
+forward), enrols a card and changes a setting from it, and plays a whole game of Pirate & Co.
 through the devices of systemd/vm/profile.toml: taps typed on a USB keyboard
 reader over QMP, die presses made on the puck's firmware running under
 MicroPython on the far end of a USB serial port, the sounds caught in a WAV
@@ -25,16 +27,16 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-import numpy as np
-
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
 import image as images  # noqa: E402
+from hearing import sound_found  # noqa: E402
 from qemu import BROKER_ADDRESS, Machine, Puck  # noqa: E402
 
 ROOT = images.ROOT
 sys.path.insert(0, str(ROOT))
-from tests.station.brokers import Broker, Watcher  # noqa: E402  (the station tests' Mosquitto and subscriber)
+from tests.station.brokers import Broker, Watcher, free_port  # noqa: E402  (the station tests' Mosquitto and subscriber)
+from phone import family_page  # noqa: E402  (it drives the page with the page tests' phone)
 
 GAME, PLAYERS, SEED = "pirates", 2, 2  # a short whole game: one round, no parrot (the puck cannot hold)
 GAME_OPTIONS = {"wins_needed": 1, "leave_out": ["parrot"]}
@@ -112,7 +114,7 @@ def reference(where: Path) -> Plan:
         plan.groups.append(lines)
         plan.states.append(json.loads(box.engine.to_json()))
         plan.cards |= {i.value for i in inputs if i.kind == "tap"}
-    plan.cards |= {f"control-game-{GAME}", f"control-players-{PLAYERS}", "control-power-off"}
+    plan.cards |= {f"control-game-{GAME}", f"control-players-{PLAYERS}", "control-power-off", "control-pair"}
     return plan
 
 
@@ -124,8 +126,10 @@ def uids(cards: set[str]) -> dict[str, int]:
 class VirtualPi:
     """The guest and what the test does to it: boot, type, press, read its journal."""
 
-    def __init__(self, arch: str, image: images.Image, where: Path, source: Path, broker: Broker | None) -> None:
+    def __init__(self, arch: str, image: images.Image, where: Path, source: Path, broker: Broker | None,
+                 page_port: int | None = None) -> None:
         self.arch, self.image, self.where, self.source, self.broker = arch, image, where, source, broker
+        self.page_port = page_port  # the host's end of the forward to the family's page
         self.disk = images.working_copy(image, where)
         self.boots = 0
         self.machine: Machine | None = None
@@ -136,7 +140,7 @@ class VirtualPi:
     def boot(self, timeout: float) -> float:
         self.boots += 1
         self.machine = Machine(self.arch, self.image, self.disk, self.source, self.where, self.boots,
-                               broker_port=self.broker.port if self.broker else None)
+                               broker_port=self.broker.port if self.broker else None, page_port=self.page_port)
         seconds = self.machine.wait_agent(timeout)
         self.puck = Puck(self.machine, self.where)
         return seconds
@@ -250,60 +254,6 @@ def same_game(status: dict, expected: dict, actions: int) -> bool:
             and all(status[key] == value for key, value in counts.items() if key in status))
 
 
-RATE, FRAME, HOP = 22050, 2048, 1102  # the sound files' rate; 93 ms windows every 50 ms
-STRONGEST = 16  # peaks of each of the recording's frames that count
-
-
-def samples(path: Path) -> np.ndarray:
-    """A WAV file as mono samples at :data:`RATE`. qemu writes a recording's sizes only when it closes it, so a
-    machine killed mid-recording leaves zeros there: the samples are read to the end of the file."""
-    with open(path, "rb") as wav:
-        header = wav.read(44)  # the plain PCM header qemu and sounds/wavtools.py write
-    channels, rate = int.from_bytes(header[22:24], "little"), int.from_bytes(header[24:28], "little")
-    frames = np.fromfile(path, dtype="<i2", offset=44).astype(np.float32)
-    frames = frames[:len(frames) // channels * channels].reshape(-1, channels).mean(axis=1)
-    step = rate // RATE  # 44,100 Hz from qemu: every pair averaged
-    return frames[:len(frames) // step * step].reshape(-1, step).mean(axis=1)
-
-
-def spectrogram(x: np.ndarray) -> np.ndarray:
-    """Magnitudes, one row per :data:`HOP` (Hann windows of :data:`FRAME`), made in blocks to bound the memory."""
-    count = max(0, (len(x) - FRAME) // HOP + 1)
-    window = np.hanning(FRAME).astype(np.float32)
-    rows = [np.abs(np.fft.rfft(np.stack([x[i * HOP:i * HOP + FRAME] for i in range(start, min(count, start + 1000))])
-                               * window, axis=1)) for start in range(0, count, 1000)]
-    return np.concatenate(rows) if rows else np.zeros((0, FRAME // 2 + 1), np.float32)
-
-
-def sound_found(recording: Path, sound: Path) -> float:
-    """How much of ``sound`` is in ``recording`` (0..1): the share of its tones, frame by frame, that the recording
-    has at one moment (the best). Voices play over the effects, so the recording is a mix: a fingerprint of
-    spectral peaks survives mixing where the envelope's correlation does not. Measured on six runs'
-    recordings: the treasure fanfare under the voice lines 0.87 to 0.99 (0.44 by envelope); absent (the boots
-    before the game's end) 0.30 and 0.33; in tests/systemd/test_vm_checks.py, other brass and a voice line
-    without it 0.64."""
-    heard, wanted = spectrogram(samples(recording)), spectrogram(samples(sound))
-    if len(heard) <= len(wanted):
-        return 0.0
-    tones = []  # each loud frame of the sound: its six strongest peaks
-    for i in np.flatnonzero(wanted.sum(axis=1) > 0.1 * wanted.sum(axis=1).max()):
-        row = wanted[i]
-        peaks = np.flatnonzero((row[1:-1] > row[:-2]) & (row[1:-1] >= row[2:])) + 1
-        top = peaks[np.argsort(row[peaks])[-6:]]
-        tones.append((i, top[row[top] > 0.05 * row.max()]))
-    # the recording's 16 strongest peaks of each frame, widened by a bin either side (a tone between two bins)
-    inner = heard[:, 1:-1]
-    height = np.where((inner >= heard[:, :-2]) & (inner >= heard[:, 2:]), inner, 0)
-    strong = height > -np.partition(-height, STRONGEST, axis=1)[:, STRONGEST:STRONGEST + 1]
-    near = np.zeros(heard.shape, bool)
-    near[:, :-2] |= strong
-    near[:, 1:-1] |= strong
-    near[:, 2:] |= strong
-    offsets = len(heard) - len(wanted)
-    found = sum(near[i:i + offsets][:, top].sum(axis=1) for i, top in tones)
-    return float(np.max(found) / max(1, sum(len(top) for _, top in tones)))
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--arch", choices=["amd64", "arm64"], default="amd64")
@@ -329,7 +279,7 @@ def main() -> int:
     report = Report()
     broker = Broker(where)
     broker.start()
-    pi = VirtualPi(args.arch, image, where, images.source_disk(where), broker)
+    pi = VirtualPi(args.arch, image, where, images.source_disk(where), broker, page_port=free_port())
     try:
         plan = reference(where / "reference")
         pi.typed = uids(plan.cards)
@@ -363,10 +313,10 @@ def checks(pi: VirtualPi, plan: Plan, report: Report, boot_timeout: float, say, 
     pi.ok(f"install -d -m 755 /etc/gamebox && cat > {CONFIG} <<'TOML'\n{BOX_TOML}TOML")
     pi.ok("install -d /etc/systemd/system/gamebox.service.d && "
           f"printf '{EMULATION_DROPIN}' > /etc/systemd/system/gamebox.service.d/emulation.conf")
-    rc, out = pi.sh("/home/builder/gamebox/systemd/install.sh 2>&1", timeout=1800)
+    rc, out = pi.sh("/home/builder/gamebox/systemd/install.sh --home 2>&1", timeout=1800)
     (pi.where / "install.log").write_text(out)
     seeded = "" if first_install else " (its venv seeded: pip installs the project)"
-    report.check(f"install.sh succeeds in the guest{seeded}", rc == 0,
+    report.check(f"install.sh --home succeeds in the guest{seeded}", rc == 0,
                  out.strip().splitlines()[-1] if out.strip() else "")
     if rc != 0:
         print(out[-3000:])
@@ -375,9 +325,9 @@ def checks(pi: VirtualPi, plan: Plan, report: Report, boot_timeout: float, say, 
     level = re.search(r"Overall exposure level for gamebox.service: ([\d.]+)", out)
     report.check("systemd-analyze security rates the installed unit at most 2.0",
                  level is not None and float(level.group(1)) <= 2.0, level.group(0) if level else out[-300:])
-    report.check("the config holding broker secrets is not world-readable",
-                 pi.ok(f"stat -c %a:%U:%G {CONFIG}").strip() == "640:root:gamebox",
-                 pi.ok(f"stat -c %a:%U:%G {CONFIG}").strip())
+    mode = pi.ok(f"stat -c %a:%U:%G {CONFIG}").strip()
+    report.check("the config holding broker secrets is not world-readable (the box may write it: the page's settings)",
+                 mode == "660:root:gamebox", mode)
     installed = (pi.where / "install.log").read_text()
     report.check("install.sh's doctor checked the service's own state folder: no false storage fault",
                  "not writable" not in installed and "chown" not in installed and "storage " in installed)
@@ -405,6 +355,8 @@ def checks(pi: VirtualPi, plan: Plan, report: Report, boot_timeout: float, say, 
     report.check("the service holds /dev/input/event*, /dev/ttyUSB0 and /dev/snd/* open",
                  all(node in opened for node in ("/dev/input/event", "/dev/ttyUSB0", "/dev/snd/")),
                  ", ".join(sorted(set(re.findall(r"-> (/dev/\S+)", opened)))))
+    # -- the family's page, from a phone on the host, before the game (cards are enrolled between games) ------
+    family_page(pi, report)
     # -- 3. (first half) the game through the devices ------------------------------------------------------
     pi.tap(f"control-game-{GAME}")
     time.sleep(1)

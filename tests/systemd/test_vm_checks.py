@@ -100,3 +100,56 @@ def test_a_request_the_guests_tty_echoes_back_is_not_taken_for_its_answer(tmp_pa
     finally:
         host.close()
         guest.close()
+
+
+def said(*lines: str, volume: float = 0.6) -> list[tuple[float, np.ndarray]]:
+    """Voice lines one after another, as the box's stage says them (0.15 s apart, controller/stage/stage.py's GAP)."""
+    parts, at = [], 1.0
+    for line in lines:
+        sound = mono(f"voice/en/{line}.wav") * volume
+        parts.append((at, sound))
+        at += len(sound) / 22050 + 0.15
+    return parts
+
+
+DIGITS = {str(d): SOUNDS / f"voice/en/number-{d}.wav" for d in range(10)}
+
+
+def test_a_pairing_code_is_heard_digit_by_digit_in_the_order_said(tmp_path: Path) -> None:
+    """The box says the code one digit at a time (``[show.pair_code]``); a digit said twice running is two digits."""
+    hearing = pytest.importorskip("hearing")
+    heard = record(tmp_path / "speaker.wav", (0.2, mono("card-ok.wav")),
+                   *said(*(f"number-{d}" for d in "703395"), volume=0.4))
+    assert hearing.words_said(heard, DIGITS) == list("703395")
+
+
+def test_only_what_was_said_after_the_start_is_heard(tmp_path: Path) -> None:
+    """The check reads the recording from the moment it laid the pairing card: an earlier code is not this one."""
+    hearing = pytest.importorskip("hearing")
+    heard = record(tmp_path / "speaker.wav", *said(*(f"number-{d}" for d in "111111")))
+    halfway = hearing.HEADER + int(2.5 * 44100) * 4  # 2.5 s into the 44.1 kHz stereo recording: 3 digits said after
+    assert hearing.words_said(heard, DIGITS, start=halfway) == list("111")
+    assert hearing.words_said(heard, DIGITS) == list("111111")
+
+
+def test_the_box_s_other_lines_are_not_taken_for_a_code(tmp_path: Path) -> None:
+    """The menu's prompts and a refusal, said where a code could have been: none of their words is a digit."""
+    hearing = pytest.importorskip("hearing")
+    heard = record(tmp_path / "speaker.wav", *said("choose-game", "game-pirates", "choose-players", "card-on-pile",
+                                                   "volume-max", "game-is-over"), seconds=20.0)
+    assert hearing.words_said(heard, DIGITS) == []
+
+
+def test_the_language_the_box_switched_to_is_heard_and_not_before(tmp_path: Path) -> None:
+    """After the phone's change the box says "Deutsch" (its ``language`` prompt in the new language)."""
+    hearing = pytest.importorskip("hearing")
+    german = SOUNDS / "voice/de/language.wav"
+    before = record(tmp_path / "before.wav", *said("choose-game", "language", "choose-players"))
+    after = record(tmp_path / "after.wav", (1.0, mono("voice/de/language.wav") * 0.6))
+    assert hearing.sound_found(before, german) < 0.8 < hearing.sound_found(after, german)
+
+
+def test_the_guest_s_page_port_is_the_one_its_unit_listens_on() -> None:
+    qemu = pytest.importorskip("qemu")
+    unit = (ROOT / "systemd" / "gamebox-home.service").read_text()
+    assert f"--http-port {qemu.PAGE_PORT} " in re.search(r"^ExecStart=.*$", unit, re.M).group(0) + " "
