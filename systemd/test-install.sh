@@ -205,13 +205,13 @@ level=$(printf '%s' "$exposure" | sed -n 's/.*gamebox-home.service: \([0-9.]*\).
 check "systemd-analyze rates the installed page's unit at most 1.5" awk -v l="${level:-99}" 'BEGIN { exit !(l <= 1.5) }'
 # The page as its unit starts it (the installed code and venv, no privilege, in the gamebox group), on a free
 # port of this machine's loopback: it answers with the pairing page, and with nothing else to an unpaired phone.
-port=$(python3 -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+port=$(in_root /opt/gamebox/.venv/bin/python -c 'import socket; s = socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 chroot "$root" setpriv --reuid=nobody --regid=nogroup --groups=gamebox --inh-caps=-all \
     env -i PATH=/usr/bin:/bin /opt/gamebox/.venv/bin/gamebox home --listen 127.0.0.1 --http-port "$port" \
     --socket /run/gamebox/control.sock > "$root/tmp/home.log" 2>&1 &
 page_pid=$!
 page_says() {  # page_says PATH: the status of a GET from the page and its body, on one line (0: no answer)
-    python3 - "http://127.0.0.1:$port$1" <<'PY'
+    in_root /opt/gamebox/.venv/bin/python - "http://127.0.0.1:$port$1" <<'PY'
 import sys, urllib.error, urllib.request
 try:
     with urllib.request.urlopen(sys.argv[1], timeout=5) as answer:

@@ -19,7 +19,7 @@ import time
 import urllib.request
 from typing import Any
 
-from hearing import recorded, sound_found, words_said
+from hearing import WORD_HOP, recorded, sound_found, words_said
 from image import ROOT
 
 from tests.home.processes import PHONE
@@ -145,14 +145,14 @@ def change_language(pi: Any, page: Any, report: Any) -> None:
     """The box's language set to German on the phone: saved in its config, and the box says "Deutsch" at once."""
     page.get_by_role("tab", name="Settings").click()
     page.get_by_label("Language", exact=True).select_option("de")
-    before = sound_found(pi.machine.wav, GERMAN)  # the box's English lines since power-on are not "Deutsch"
+    before = sound_found(pi.machine.wav, GERMAN, hop=WORD_HOP)  # the box's English lines since power-on are not "Deutsch"
     start = recorded(pi.machine.wav)
     page.get_by_role("button", name="Save").click()
     page.get_by_text("Gespeichert.").wait_for()
     try:
         score = pi.wait_for("the box to say Deutsch", lambda: _heard(pi.machine.wav, start), 60, every=2)
     except TimeoutError:
-        score = sound_found(pi.machine.wav, GERMAN, start)
+        score = sound_found(pi.machine.wav, GERMAN, start, WORD_HOP)
     written = pi.ok("grep -c '^language = \"de\"' /etc/gamebox/box.toml || true").strip()
     report.check("the language changed on the phone is written to box.toml and the box's next line is German",
                  written == "1" and score > 0.8,
@@ -161,5 +161,5 @@ def change_language(pi: Any, page: Any, report: Any) -> None:
 
 
 def _heard(wav: Any, start: int) -> float | None:
-    score = sound_found(wav, GERMAN, start)
+    score = sound_found(wav, GERMAN, start, WORD_HOP)
     return score if score > 0.8 else None
