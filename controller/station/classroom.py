@@ -1,7 +1,8 @@
 """``gamebox classroom``: the teacher's page: every station live on one screen, and buttons to steer them.
 
-One asyncio process: an MQTT client that listens to ``<prefix>/+/state``,
-``online``, ``health`` and ``events``, and a small HTTP server (stdlib
+One asyncio process: MQTT clients that listen to ``<prefix>/+/online`` (which
+stations there are) and to each station's ``state``, ``online``, ``health`` and
+``events`` on a connection of its own, and a small HTTP server (stdlib
 asyncio streams, no framework, no build step) that serves one page, pushes
 each change to it as a server-sent event, takes commands and exports the
 statistics as CSV. It listens on localhost unless told otherwise; on the
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import functools
 import html
 import io
 import json
@@ -53,23 +55,20 @@ HEARTBEAT_MISSES = 2.5  # health periods without a word before a station shows o
 BAD_LOG_EVERY = 60.0  # seconds between two log lines about dropped payloads
 STATION_BURST, STATION_RATE = 10, 10.0  # updates a station may send at once, and per second past that (a box: ~1)
 RELEASE_SECONDS = 0.05  # how often a station held back past its share gets its newest update through
-MAX_INBOX = 20_000  # messages read from the broker, not yet looked at: past it the newest are dropped (and counted)
 REPLACED = "event: replaced\ndata: {}\n\n"  # the last message of a stream that a newer one of its session replaced
 
 
-class Inbox(asyncio.Queue):  # type: ignore[type-arg]
-    """The page's incoming MQTT messages, bounded: a station sending faster than the page reads cannot eat the
-    laptop's memory; what does not fit is dropped and counted (told in the log once a minute), not logged each."""
+class Feed(asyncio.Queue):  # type: ignore[type-arg]
+    """aiomqtt's incoming queue, replaced by a call: each message is looked at the moment paho has read it, so a
+    flood costs its topic's split and a dict lookup, and nothing of another station waits behind it in a queue."""
 
-    def __init__(self, maxsize: int = MAX_INBOX) -> None:
-        super().__init__(maxsize)
-        self.dropped = 0
+    def __init__(self, take: Callable[[str, bytes], None], maxsize: int = 0) -> None:
+        super().__init__()
+        self._take = take
 
     def put_nowait(self, item: Any) -> None:
-        if self.full():
-            self.dropped += 1
-            return
-        super().put_nowait(item)
+        payload = item.payload if isinstance(item.payload, bytes) else str(item.payload).encode()
+        self._take(str(item.topic), payload)
 
 
 class NoStation(Refused):
@@ -312,9 +311,8 @@ class TeacherPage:
         self._per_address: dict[str, int] = {}  # client -> connections open
         self._told: set[str] = set()  # clients whose turning away was logged (until they are under the limit again)
         self._streams: dict[str, asyncio.Queue[str]] = {}  # session (or client, without a PIN) -> its one live stream
-        self.client: Any = None
-        self.inbox = Inbox()
-        self._inbox_told_at: float | None = None
+        self.client: Any = None  # the room's connection, which sends the commands
+        self.readers: dict[str, asyncio.Task[None]] = {}  # station -> the task of its own connection
         self._sockets: list[socket.socket] = []
         self._open: set[asyncio.Task[None]] = set()
 
@@ -326,13 +324,14 @@ class TeacherPage:
         self._sockets = listening_sockets(self.listen, self.port)
         self.port = self._sockets[0].getsockname()[1]
         self._tasks = [asyncio.create_task(self._accept(sock)) for sock in self._sockets]
-        self._tasks += [asyncio.create_task(self._mqtt()), asyncio.create_task(self._tick()),
+        self._tasks += [asyncio.create_task(self._listen(None)), asyncio.create_task(self._tick()),
                         asyncio.create_task(self._release())]
 
     async def stop(self) -> None:
-        for task in [*self._tasks, *self._open]:
+        readers = list(self.readers.values())
+        for task in [*self._tasks, *self._open, *readers]:
             task.cancel()
-        await asyncio.gather(*self._tasks, *self._open, return_exceptions=True)
+        await asyncio.gather(*self._tasks, *self._open, *readers, return_exceptions=True)
         for sock in self._sockets:
             sock.close()
 
@@ -343,18 +342,6 @@ class TeacherPage:
             self.room.check_heartbeats()
             if self.room.room_changed:
                 self.room.push_room()
-            self._tell_dropped()
-
-    def _new_inbox(self, maxsize: int) -> Inbox:
-        """The incoming queue of each new connection to the broker (aiomqtt makes it), kept to count what it drops."""
-        self.inbox = Inbox(maxsize)
-        return self.inbox
-
-    def _tell_dropped(self) -> None:
-        now = time.monotonic()
-        if self.inbox.dropped and (self._inbox_told_at is None or now - self._inbox_told_at >= BAD_LOG_EVERY):
-            log.warning("the broker sent more than the page can read: %d messages dropped", self.inbox.dropped)
-            self.inbox.dropped, self._inbox_told_at = 0, now
 
     async def _release(self) -> None:
         """Stations held back for sending more than their share get their newest update through, at their rate."""
@@ -363,33 +350,58 @@ class TeacherPage:
             self.room.release()
 
     # -- MQTT -------------------------------------------------------------------------------
-    async def _mqtt(self) -> None:
+    def _discovered(self, topic: str, payload: bytes) -> None:
+        """A message on the room's connection: a station not yet on a connection of its own is taken, and gets one."""
+        where = split(self.settings.prefix, topic)
+        if where is not None and where[0] in self.readers:  # it is read on its own connection
+            return
+        self.room.take(topic, payload)
+        for name in self.room.stations.keys() - self.readers.keys():
+            self.readers[name] = asyncio.create_task(self._listen(name))
+
+    def _station_said(self, station: str, topic: str, payload: bytes) -> None:
+        """A message on one station's own connection; a station gone from the page stops its connection."""
+        self.room.take(topic, payload)
+        if station not in self.room.stations and station in self.readers:
+            self.readers.pop(station).cancel()
+
+    async def _listen(self, station: str | None) -> None:
+        """One connection to the broker, kept up: the room's (``station`` None: every station's retained ``online``,
+        and the commands) or one station's own (its four topics). A station's flood fills only its own connection:
+        the broker queues (and past ``max_queued_messages`` drops) per connection, and the page reads its
+        connections in turn, one message each."""
         import aiomqtt
 
         from controller.station.link import RETRY_FIRST, RETRY_MOST, tls_parameters
 
         s, delay, said = self.settings, RETRY_FIRST, False
+        if station is None:
+            topics, take = [f"{s.prefix}/+/online"], self._discovered
+        else:
+            topics = [f"{s.prefix}/{station}/{leaf}" for leaf in LEAVES]
+            take = functools.partial(self._station_said, station)
         while True:
             try:
                 tls = tls_parameters(aiomqtt, s)
                 async with aiomqtt.Client(s.broker, s.port, username=s.username, tls_params=tls,
                                           password=s.password.get_secret_value() if s.password else None,
-                                          queue_type=self._new_inbox, max_queued_incoming_messages=MAX_INBOX) as client:
-                    for leaf in LEAVES:
-                        await client.subscribe(f"{s.prefix}/+/{leaf}", qos=1)
-                    self.client, delay, said = client, RETRY_FIRST, False
-                    self.room.broker = True
-                    self.room.push_room()
-                    log.info("listening to the stations on %s:%d", s.broker, s.port)
-                    async for message in client.messages:
-                        payload = message.payload if isinstance(message.payload, bytes) else str(message.payload).encode()
-                        self.room.take(str(message.topic), payload)
+                                          queue_type=functools.partial(Feed, take)) as client:  # type: ignore[arg-type]
+                    for topic in topics:
+                        await client.subscribe(topic, qos=1)
+                    delay, said = RETRY_FIRST, False
+                    if station is None:
+                        self.client, self.room.broker = client, True
+                        self.room.push_room()
+                        log.info("listening to the stations on %s:%d", s.broker, s.port)
+                    async for _ in client.messages:  # never an item (the Feed took each): until the connection ends
+                        pass
             except aiomqtt.MqttError as exc:
-                self.client = None
-                if self.room.broker or not said:
-                    self.room.broker = False
-                    self.room.push_room()
-                (log.debug if said else log.warning)("broker %s:%d: %s; trying again", s.broker, s.port, exc)
+                if station is None:
+                    self.client = None
+                    if self.room.broker or not said:
+                        self.room.broker = False
+                        self.room.push_room()
+                    (log.debug if said else log.warning)("broker %s:%d: %s; trying again", s.broker, s.port, exc)
                 said = True
             await asyncio.sleep(delay)
             delay = min(delay * 2, RETRY_MOST)
