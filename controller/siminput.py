@@ -79,9 +79,12 @@ class SimInput:
 
         A daemon thread reads (standard input may be a pipe, a terminal or a
         file, and a blocked read must not keep the process alive at SIGTERM);
-        the lines are carried out on the loop.
+        the lines are carried out on the loop. It reads the descriptor itself,
+        unbuffered: a thread blocked in ``sys.stdin.buffer`` holds that
+        buffer's lock, and the interpreter aborts at exit when it cannot take it.
         """
-        await self.read(sys.stdin.buffer)
+        with open(sys.stdin.fileno(), "rb", buffering=0, closefd=False) as stdin:
+            await self.read(stdin)
 
     async def read(self, stream: BinaryIO) -> None:
         """Run every line of a byte stream; a line that is not text or is too long gets one ``error:`` line."""
