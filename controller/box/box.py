@@ -147,6 +147,7 @@ class Box:
         if card is None:
             log.warning("unknown tag %s on reader %s", key, reader)
             self.stage.show("unknown_card", uid=key)
+            self.what_now()
             return
         owner = deck_of(card)
         if owner == "control":
@@ -251,6 +252,7 @@ class Box:
             except RuntimeError as exc:  # refused (controller.box.power.PowerOffError): say so, play on
                 log.error("%s", exc)
                 self.stage.show("rejected", code="not_available", reason=str(exc))
+                self.what_now()
 
     def poll_now(self) -> None:
         """Close a call window at once (another input arrived first)."""
@@ -289,11 +291,22 @@ class Box:
         """Say goodbye and switch the box off (the power-off card, a long hold in the menu)."""
         if self.power_off is None:
             self.stage.show("rejected", code="not_available", reason="this box cannot switch itself off")
+            self.what_now()
             return
         if self.gestures.say_goodbye(self.now()):
             log.info("goodbye: switching off in %.0f s", GOODBYE_SECONDS)
             self.calls.take()
             self.stage.show("goodbye")
+
+    def what_now(self) -> None:
+        """After a refusal that names nothing to do instead: what the box awaits now, in the game, at its end or
+        in the menu."""
+        if self.playing:
+            self.play.prompt_again()
+        elif self.engine is not None:
+            self.stage.prompt("after-the-end")
+        else:
+            self.menu.prompt_again()
 
     def _open_menu(self) -> None:
         self.play.close()
@@ -325,7 +338,8 @@ class Box:
             return
         if self.engine is None and self.play.take_back_end(self.gestures.cancel):
             return  # the menu just after a game: its last action is taken back and the game goes on
-        self.play.undo()
+        if not self.play.undo():
+            self.what_now()
 
     # -- what the box shows ----------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:

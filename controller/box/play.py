@@ -205,21 +205,20 @@ class Play:
         if self.engine is not None:
             self.scene()
 
-    def undo(self) -> None:
-        """Take back the last accepted action: the journal forgets it, the referee replays without it."""
+    def undo(self) -> bool:
+        """Take back the last accepted action: the journal forgets it, the referee replays without it. False when
+        there was nothing to take back (said; what to do instead is the caller's)."""
         engine = self.engine
         if engine is None or not engine.log or self.game_id is None:
             self.stage.show("rejected", code="nothing_to_undo", reason="nothing to take back: the game has just begun"
                             if engine is not None else "nothing to take back: no game is under way")
-            if self.playing:
-                self.prompt_again()
-            return
+            return False
         last = engine.log[-1]
         try:
             self.journal.undo(self.game_id, self.seq - 1)
         except JournalError as exc:
             self.journal_failed(exc)
-            return
+            return True
         self.engine = engine_class(engine.game).replay(engine.players, engine.options, engine.log[:-1])
         self.seq -= 1
         self.last_roll = _last_roll(self.engine.log)
@@ -228,6 +227,7 @@ class Play:
             listener(last)
         self.stage.show("undone", action=last["type"], what=_taken_back(last, engine, self.engine), **details_of(last))
         self.after_change()
+        return True
 
     def undo_call(self, action: dict[str, Any]) -> None:
         """Take back the tap that waited for its call: it never reached the referee, so only the words change."""
