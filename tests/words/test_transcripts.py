@@ -77,8 +77,9 @@ UNREACHABLE = {
     "not_an_action", "no_such_seat", "no_such_action", "not_awaited", "missing_field", "bad_field", "bad_color",
     "bad_call", "bad_ear", "bad_face", "cannot_start", "no_language", "ear_taken", "not_in_game",
 }
-#: Refusals no transcript shows: enrolling stickers (``gamebox enroll``, not play), and a Pirate & Co. player with no
-#: card at all (a hand that empties ends the round, P7).
+#: Refusals no transcript of play shows: enrolling stickers (``gamebox enroll``, ``tags write``: their script is
+#: tests/words/test_enrol_words.py), and a Pirate & Co. player with no card at all (a hand that empties ends the
+#: round, P7).
 NOT_SCRIPTED = {"tag_taken", "write_failed", "no_cards_left"}
 
 
