@@ -169,7 +169,7 @@ def condition(name: str) -> Callable[[Any, dict[str, Any]], bool]:
 
     ``last`` (the action that ends the game), ``round`` (the one that wins a round), ``awaiting:<phase>``
     (the box awaits that phase; ``awaiting:<phase>@<n>``: once the game has ``n`` actions or more),
-    ``call:<call>`` (a play that needs that call, made with it).
+    ``call:<call>`` (a play that needs that call, made with it), ``bark-due`` (a play a bark would be due for).
     """
     if name == "last":
         return lambda engine, action: bool(_after(engine, action).over)
@@ -181,4 +181,8 @@ def condition(name: str) -> Callable[[Any, dict[str, Any]], bool]:
         return lambda engine, action: engine.awaiting == phase and len(engine.log) >= int(after or 0)
     if kind == "call":
         return lambda engine, action: action["type"] == "play" and action.get("call") == value
+    if name == "bark-due":  # a Floppy Ears play a bark would be due for, were the bark rule on (F8)
+        from controller.games.floppy_ears import bark_due
+
+        return lambda engine, action: action["type"] == "play" and bark_due(engine.cards_of(action["player"])) is not None
     raise ValueError(f"no condition {name!r}")
