@@ -188,6 +188,9 @@ class ControlRoom:
         if self.walks.took(event):
             return True
         if isinstance(event, ButtonHeld) and event.button == DIE and self.pairing.armed():
+            if self._playing():  # a game began since the ask: the hold is the game's, the ask is void
+                self.pairing.disarm()
+                return False
             self._say_code()
             self._taken_hold = event.button
             return True
@@ -292,10 +295,26 @@ class ControlRoom:
             log.info("settings changed; %s take effect at the next start", ", ".join(restart))
         return restart
 
+    def _playing(self) -> bool:
+        engine = self.box.engine
+        return engine is not None and not engine.over
+
     def pair_begin(self, _args: Nothing) -> dict[str, Any]:
-        """Arm a pairing: the next hold of the die button speaks and shows the code (someone is at the box)."""
-        self.pairing.arm()
-        return {"armed_for": self.pairing.arm_seconds}
+        """Arm a pairing: the next hold of the die button speaks and shows the code (someone is at the box), and the
+        box says so. Never mid-game (a hold there is the game's: the pairing card pairs then), never stretched."""
+        if self._playing():
+            raise Refused("a game is under way: lay the pairing card on the box, or ask again when the game is over",
+                          key="pair_playing")
+        was_armed = self.pairing.armed()
+        left = self.pairing.asked()
+        if left is None:
+            wait = self.pairing.ask_wait()
+            raise Refused(f"the box was asked for a code too often: ask again in {wait / 60:.0f} min",
+                          key="pair_busy", wait=round(wait))
+        if not was_armed:
+            log.info("pairing: a page asked for a code; the next hold of the die says it")
+            self.box.stage.show("pair_armed")
+        return {"armed_for": round(left, 1)}
 
     def pair_check(self, args: PairCheck) -> dict[str, Any]:
         """The code typed on a phone; every wrong try, from anywhere, counts against the one code."""

@@ -26,6 +26,7 @@ import math
 import secrets
 import ssl
 import time
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Callable
 
@@ -36,13 +37,14 @@ from controller.home.words import page_words
 from controller.station.classroom import (
     TeacherPage, _cookies, _json, _reply, is_loopback, listening_sockets,
 )
-from controller.station.pageguard import SESSION_COOKIE
+from controller.station.pageguard import MAX_CLIENTS, SESSION_COOKIE
 from controller.window.cards import card_look
 
 log = logging.getLogger("gamebox.home")
 
 PAGE = Path(__file__).with_name("page.html")
 SESSION_SECONDS = 30 * 24 * 3600.0  # a paired phone stays paired a month, then pairs again
+PAIR_ASK_EVERY = 120.0  # seconds between two asks for a code from one address (the box adds its own limit)
 RESTORE_PART = 8 * 1024  # base64 characters per upload request (the request reader takes 16 KiB at most)
 
 #: GET paths and the op each asks the daemon (the deck's cards: /api/cards/DECK).
@@ -62,6 +64,7 @@ class HomePage(TeacherPage):
         super().__init__(NetworkConfig(), listen, port, secrets.token_urlsafe(32), names, tls=tls, clock=clock, **limits)
         self.control = control
         self.uploads: dict[str, list[str]] = {}  # session -> the parts of a backup being restored
+        self._asked: OrderedDict[str, float] = OrderedDict()  # address -> when it last asked the box for a code
 
     async def start(self) -> None:
         self._sockets = listening_sockets(self.listen, self.port)
@@ -94,7 +97,7 @@ class HomePage(TeacherPage):
                              extra="Content-Security-Policy: default-src 'self'; style-src 'unsafe-inline'; "
                                    "script-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'\r\n")
             elif method == "POST" and path == "/pair/begin":
-                await self._pass_on(writer, "pair.begin", {})
+                await self._pair_begin(client, writer)
             elif method == "POST" and path == "/pair":
                 await self._pair(client, body, writer)
             elif method == "GET" and path == "/api/session":
@@ -127,6 +130,20 @@ class HomePage(TeacherPage):
     async def _pass_on(self, writer: asyncio.StreamWriter, op: str, args: dict[str, Any]) -> None:
         answer = await ask(self.control, op, **args)
         await _json(writer, 200 if answer.pop("ok", False) else 409, answer)
+
+    async def _pair_begin(self, client: str, writer: asyncio.StreamWriter) -> None:
+        """Ask the box to arm its die for a code: once per :data:`PAIR_ASK_EVERY` from one address."""
+        now = self.guard.clock()
+        wait = self._asked.get(client, -math.inf) + PAIR_ASK_EVERY - now
+        if wait > 0:
+            await _json(writer, 429, {"error": f"wait {math.ceil(wait)} s before asking again", "key": "pair_wait",
+                                      "wait": math.ceil(wait)})
+            return
+        self._asked.pop(client, None)
+        self._asked[client] = now
+        if len(self._asked) > MAX_CLIENTS:
+            self._asked.popitem(last=False)
+        await self._pass_on(writer, "pair.begin", {})
 
     async def _pair(self, client: str, body: bytes, writer: asyncio.StreamWriter) -> None:
         wait = self.guard.wait_left(client)

@@ -105,6 +105,21 @@ def test_guessing_the_code_backs_off_per_address_and_the_code_dies_after_a_few_t
     assert status == 403  # the right code, after TRIES wrong ones in all: gone
 
 
+def test_one_address_cannot_keep_the_box_armed_and_the_box_says_when_it_is(box: BoxProcess, page: HomeProcess) -> None:
+    """A stranger renewing the ask to catch the family's next hold: the page takes one ask per address, the box says
+    out loud that a hold now pairs, and a second address's ask does not stretch the minute."""
+    stranger = PageClient(page.url)
+    heard = len(box.lines)
+    status, first = stranger.post("pair/begin", {})
+    assert status == 200 and first["armed_for"] == 60
+    status, again = stranger.post("pair/begin", {})
+    assert status == 429 and again["key"] == "pair_wait"
+    status, other = post_from("127.0.0.2", page.port, "/pair/begin", {}, stranger.token)
+    assert status == 200 and other["armed_for"] <= 60
+    said = box.lines[heard:]
+    assert said.count("show: pair_armed") == 1 and "say: A phone wants to pair: hold the big button and I will say the code." in said
+
+
 def test_another_site_cannot_use_a_paired_phone(box: BoxProcess, page: HomeProcess) -> None:
     if CHROMIUM is None:
         pytest.skip("no Chromium: install Debian's chromium package")
