@@ -37,7 +37,8 @@ from controller.home.words import page_words
 from controller.station.classroom import (
     TeacherPage, _cookies, _json, _reply, is_loopback, listening_sockets,
 )
-from controller.station.pageguard import MAX_CLIENTS, SESSION_COOKIE
+from controller.home.sessions import Sessions
+from controller.station.pageguard import MAX_CLIENTS, SESSION_COOKIE, Guard
 from controller.window.cards import card_look
 
 log = logging.getLogger("gamebox.home")
@@ -55,13 +56,34 @@ WRITES = {"/api/config": ("config.set", ("values",)), "/api/enrol/begin": ("enro
           "/api/enrol/stop": ("enrol.stop", ()), "/api/enrol/forget": ("enrol.forget", ("card",))}
 
 
+class PairedGuard(Guard):
+    """The teacher's page's Guard, its sessions those of the paired phones (:class:`Sessions`, kept on disk)."""
+
+    def __init__(self, sessions: Sessions, names: tuple[str, ...], clock: Callable[[], float]) -> None:
+        # The PIN is a secret nobody knows: only a pairing code the box checked opens a session.
+        super().__init__(secrets.token_urlsafe(32), names, clock)
+        self.sessions = sessions
+
+    def has_session(self, cookies: dict[str, str]) -> bool:
+        return self.sessions.live(cookies.get(SESSION_COOKIE))
+
+    def signed_in(self, client: str) -> bool:
+        return self.sessions.from_client(client)
+
+    def open_session(self, client: str, seconds: float = SESSION_SECONDS) -> str:
+        self._misses.pop(client, None)
+        return self.sessions.open(client, seconds)
+
+
 class HomePage(TeacherPage):
     """The family's page on the home network."""
 
     def __init__(self, control: Path, listen: str = "127.0.0.1", port: int = 8081, names: tuple[str, ...] = (),
-                 tls: ssl.SSLContext | None = None, clock: Callable[[], float] = time.monotonic, **limits: Any) -> None:
-        # The Guard's PIN is a secret nobody knows: only a pairing code the box checked opens a session.
+                 tls: ssl.SSLContext | None = None, clock: Callable[[], float] = time.monotonic,
+                 sessions: Sessions | None = None, **limits: Any) -> None:
+        """``sessions``: the paired phones (by default kept in memory only, as a test's page does)."""
         super().__init__(NetworkConfig(), listen, port, secrets.token_urlsafe(32), names, tls=tls, clock=clock, **limits)
+        self.guard = PairedGuard(sessions if sessions is not None else Sessions(None), names, clock)
         self.control = control
         self.uploads: dict[str, list[str]] = {}  # session -> the parts of a backup being restored
         self._asked: OrderedDict[str, float] = OrderedDict()  # address -> when it last asked the box for a code
@@ -112,6 +134,8 @@ class HomePage(TeacherPage):
                 op, fields = WRITES[path]
                 request = _object(body)
                 await self._pass_on(writer, op, {k: request[k] for k in fields if k in request})
+            elif method == "POST" and path == "/api/forget":
+                await self._forget(session, _object(body), writer)
             elif method == "GET" and path == "/backup":
                 await self._backup(writer)
             elif method == "POST" and path == "/restore":
@@ -164,6 +188,14 @@ class HomePage(TeacherPage):
         cookie = (f"Set-Cookie: {SESSION_COOKIE}={self._opened(client)}; HttpOnly; SameSite=Strict; Path=/; "
                   f"Max-Age={int(SESSION_SECONDS)}{'; Secure' if self.tls else ''}\r\n")
         await _json(writer, 200, {"ok": True}, extra=cookie)
+
+    async def _forget(self, session: str, request: dict[str, Any], writer: asyncio.StreamWriter) -> None:
+        """"Forget this phone" (its session ends) or, with ``all``, every paired phone: each must pair again."""
+        everyone = request.get("all") is True
+        forgotten = self.guard.sessions.forget(None if everyone else session)
+        log.info("%s forgotten: %d paired phone(s)", "every phone" if everyone else "a phone", forgotten)
+        await _json(writer, 200, {"forgotten": forgotten},
+                    extra=f"Set-Cookie: {SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0\r\n")
 
     async def _cards(self, writer: asyncio.StreamWriter, deck: str) -> None:
         """The deck's cards as the project draws them (colour, mark, word), each marked enrolled or not."""
@@ -224,13 +256,13 @@ async def serve(page: HomePage, out: Any = print) -> None:
 
 
 def run_home(control: Path, listen: str, port: int, names: tuple[str, ...] = (),
-             tls: ssl.SSLContext | None = None) -> int:
-    """The ``gamebox home`` command."""
+             tls: ssl.SSLContext | None = None, sessions: Path | None = None) -> int:
+    """The ``gamebox home`` command (``sessions``: the file the paired phones are kept in)."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     if not is_loopback(listen) and tls is None:
         log.info("the page is served without TLS on %s: the session cookie crosses the home network in clear", listen)
     try:
-        asyncio.run(serve(HomePage(control, listen, port, names, tls)))
+        asyncio.run(serve(HomePage(control, listen, port, names, tls, sessions=Sessions(sessions))))
     except KeyboardInterrupt:
         pass
     return 0
