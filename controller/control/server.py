@@ -22,6 +22,7 @@ import asyncio
 import base64
 import json
 import logging
+import math
 import os
 import shutil
 import tempfile
@@ -260,12 +261,15 @@ class ControlRoom:
         """Validate the change with the box's Config model; write it atomically; apply what the box takes live."""
         path = self.config_path
         if path is None:
-            raise Refused("this box was started without --config: there is no file to keep settings in")
+            raise Refused("this box was started without --config: there is no file to keep settings in",
+                          key="no_config_file")
         old = self.daemon.config
         started_with = {key: getattr(old, key) for key in settings.STARTED_WITH}
         data, config, problems = settings.validate(settings.read_file(path), args.values, started_with)
         if problems:
-            raise Refused("not saved: " + "; ".join(f"{k}: {v}" for k, v in problems.items()), problems=problems)
+            words = {key: problem.pop("words") for key, problem in problems.items()}
+            raise Refused("not saved: " + "; ".join(f"{k}: {v}" for k, v in words.items()), problems=words,
+                          reasons=problems)
         settings.write_atomically(path, data)
         return {"restart": self._apply(config), **settings.describe(config)}
 
@@ -308,9 +312,9 @@ class ControlRoom:
         was_armed = self.pairing.armed()
         left = self.pairing.asked()
         if left is None:
-            wait = self.pairing.ask_wait()
-            raise Refused(f"the box was asked for a code too often: ask again in {wait / 60:.0f} min",
-                          key="pair_busy", wait=round(wait))
+            minutes = math.ceil(self.pairing.ask_wait() / 60)
+            raise Refused(f"the box was asked for a code too often: ask again in {minutes} min", key="pair_busy",
+                          minutes=minutes)
         if not was_armed:
             log.info("pairing: a page asked for a code; the next hold of the die says it")
             self.box.stage.show("pair_armed")

@@ -144,6 +144,8 @@ def test_a_setting_is_validated_by_the_box_model_written_atomically_and_taken_li
             bad = await ask(path, "config.set", values={"call_window": 99.0, "volume": "loud",
                                                         "games": {"pirates": {"wins_needed": "x"}}})
             assert not bad["ok"] and set(bad["problems"]) == {"call_window", "volume", "games"}
+            assert {k: (r["key"], r.get("le")) for k, r in bad["reasons"].items()} == {
+                "call_window": ("p_le", 10.0), "volume": ("p_number", None), "games": ("p_game", None)}  # the page's words
             assert config_file.read_bytes() == before  # an invalid value is never written
             good = await ask(path, "config.set", values={"language": "de", "call_window": 4.0, "debounce_ms": 30,
                                                          "games": {"floppy-ears": {"bark_rule": False}}})

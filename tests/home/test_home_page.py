@@ -152,9 +152,12 @@ def test_cards_enrol_a_deck_card_by_card_and_a_wrong_card_is_refused_there_and_t
     box.send("tap 04a1b2c3")  # a blank sticker on the box's reader
     wait_until(lambda: phone.locator("#walk-count").inner_text() == "1/36", what="the first card enrolled")
     assert big.get_attribute("aria-label") == "2 Yellow"
+    phone.get_by_label("Language of this page").select_option("de")  # a reader of German: refused in German
     box.send("tap 04a1b2c3")  # the same sticker again: it is yellow-1 already
-    phone.get_by_text("Refused: tag 04a1b2c3 is already yellow-1").wait_for()
-    assert phone.get_by_role("img", name="1 Yellow").is_visible()  # the card that tag already is, shown beside
+    phone.get_by_text("Abgelehnt: Dieser Aufkleber ist schon eine andere Karte (1 Gelb)").wait_for()
+    assert phone.get_by_role("img", name="1 Gelb").is_visible()  # the card that tag already is, shown beside
+    phone.get_by_label("Sprache dieser Seite").select_option("en")
+    phone.get_by_text("Refused: This tag is already another card (1 Yellow)").wait_for()
     assert phone.locator("#walk-count").inner_text() == "1/36" and phone.locator("#walk-bar").get_attribute("value") == "1"
     wait_until(lambda: phone.get_by_role("listitem", name="1 Yellow, enrolled").is_visible(), what="the grid to follow")
     fits_a_phone(phone)
@@ -197,6 +200,11 @@ def test_settings_show_an_invalid_value_beside_its_field_and_save_a_good_one(
     wait_until(lambda: "say: Deutsch" in box.lines, what="the box to speak German")  # taken at once, said aloud
     phone.get_by_role("tab", name="Einstellungen").wait_for()  # the page speaks as the box now does
     assert phone.get_by_label("Zeit zum Rufen").input_value() == "4"
+    phone.get_by_label("Zeit zum Rufen").fill("99")  # a wrong value, refused in the page's German
+    phone.get_by_role("button", name="Speichern").click()
+    phone.get_by_text("Nicht gespeichert").wait_for()
+    assert phone.locator("#p-call_window").inner_text() == "Von 0,5 bis 10 (Höchstens 10.)"
+    assert tomllib.loads(box.config.read_text())["call_window"] == 4.0
     phone.get_by_label("Sprache dieser Seite").select_option("en")  # or as this phone's reader chooses
     phone.get_by_role("tab", name="Settings").wait_for()
     fits_a_phone(phone)
