@@ -48,7 +48,7 @@ class Pairing:
         """A page's ask: the seconds the box stays armed (an ask while armed does not renew it), or None when pages
         asked too often and the box waits (:meth:`ask_wait` says how long)."""
         if self.armed():
-            return self._armed_until - self.now()
+            return self.armed_left()
         self._refill()
         if self._asks < 1:
             return None
@@ -71,6 +71,9 @@ class Pairing:
     def armed(self) -> bool:
         """A page asked for a code: the next hold of the die makes it."""
         return self.now() < self._armed_until
+
+    def armed_left(self) -> float:
+        return max(0.0, self._armed_until - self.now())
 
     def held(self) -> str:
         """A new code (the old one is gone); the box is no longer armed."""

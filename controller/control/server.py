@@ -105,7 +105,8 @@ class ControlRoom:
         self.ops: dict[str, tuple[type[BaseModel], Callable[[Any], Any]]] = {
             "view": (Nothing, self.view), "history": (Limit, self.history), "doctor": (Nothing, self.doctor),
             "config.get": (Nothing, self.config_get), "config.set": (ConfigSet, self.config_set),
-            "pair.begin": (Nothing, self.pair_begin), "pair.check": (PairCheck, self.pair_check),
+            "pair.begin": (Nothing, self.pair_begin),
+            "pair.state": (Nothing, lambda _a: {"armed_for": round(self.pairing.armed_left(), 1)}), "pair.check": (PairCheck, self.pair_check),
             "cards": (Deck, lambda a: self.walks.cards(a.deck)),
             "enrol.begin": (EnrolBegin, lambda a: self.walks.begin(a.deck, a.card, a.write)),
             "enrol.state": (Nothing, lambda _a: self.walks.state()), "enrol.stop": (Nothing, lambda _a: self.walks.stop()),

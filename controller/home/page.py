@@ -156,9 +156,13 @@ class HomePage(TeacherPage):
         await _json(writer, 200 if answer.pop("ok", False) else 409, answer)
 
     async def _pair_begin(self, client: str, writer: asyncio.StreamWriter) -> None:
-        """Ask the box to arm its die for a code: once per :data:`PAIR_ASK_EVERY` from one address."""
+        """Ask the box to arm its die for a code: once per :data:`PAIR_ASK_EVERY` from one address (asking again
+        while the box is still armed is told how long it stays so: the ask that armed it holds)."""
         now = self.guard.clock()
         wait = self._asked.get(client, -math.inf) + PAIR_ASK_EVERY - now
+        if wait > 0 and (armed := await ask(self.control, "pair.state")).get("armed_for"):
+            await _json(writer, 200, {"armed_for": armed["armed_for"]})
+            return
         if wait > 0:
             await _json(writer, 429, {"error": f"wait {math.ceil(wait)} s before asking again", "key": "pair_wait",
                                       "wait": math.ceil(wait)})
