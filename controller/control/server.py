@@ -318,7 +318,7 @@ class ControlRoom:
                           minutes=minutes)
         if not was_armed:
             log.info("pairing: a page asked for a code; the next hold of the die says it")
-            self.box.stage.show("pair_armed")
+            self.box.stage.show("pair_armed", seconds=left)
         return {"armed_for": round(left, 1)}
 
     def pair_check(self, args: PairCheck) -> dict[str, Any]:

@@ -251,10 +251,13 @@ def test_an_armed_box_says_so_and_one_client_cannot_keep_it_armed(tmp_path: Path
             assert first["ok"] and "show: pair_armed" in lines[said:]
             assert any(line.startswith("say: ") and "phone" in line for line in lines[said:])
             await clock.run_for(30)
+            ring = daemon.devices.leds.shown("turn-ring")
+            assert all(b > 2 * max(r, g) > -1 and b > 0 for r, g, b in ring), ring  # glowing blue while it waits
             again = await ask(path, "pair.begin")
             assert again["ok"] and again["armed_for"] <= first["armed_for"] - 29  # not renewed
             await clock.run_for(31)
-            assert not next(r for r in daemon.rooms if isinstance(r, control.ControlRoom)).pairing.armed()  # the minute is over: a hold is the menu's again
+            assert not next(r for r in daemon.rooms if isinstance(r, control.ControlRoom)).pairing.armed()
+            assert not all(b > 2 * max(r, g) for r, g, b in daemon.devices.leds.shown("turn-ring"))  # the menu's again  # the minute is over: a hold is the menu's again
             answers = []
             for _ in range(10):
                 answers.append(await ask(path, "pair.begin"))
