@@ -106,7 +106,8 @@ class ControlRoom:
             "view": (Nothing, self.view), "history": (Limit, self.history), "doctor": (Nothing, self.doctor),
             "config.get": (Nothing, self.config_get), "config.set": (ConfigSet, self.config_set),
             "pair.begin": (Nothing, self.pair_begin),
-            "pair.state": (Nothing, lambda _a: {"armed_for": round(self.pairing.armed_left(), 1)}), "pair.check": (PairCheck, self.pair_check),
+            "pair.state": (Nothing, lambda _a: {"armed_for": round(self.pairing.armed_left(), 1)}),
+            "pair.check": (PairCheck, self.pair_check),
             "cards": (Deck, lambda a: self.walks.cards(a.deck)),
             "enrol.begin": (EnrolBegin, lambda a: self.walks.begin(a.deck, a.card, a.write)),
             "enrol.state": (Nothing, lambda _a: self.walks.state()), "enrol.stop": (Nothing, lambda _a: self.walks.stop()),
@@ -189,10 +190,7 @@ class ControlRoom:
         die held once a page asked for a code (and that hold's release)."""
         if self.walks.took(event):
             return True
-        if isinstance(event, ButtonHeld) and event.button == DIE and self.pairing.armed():
-            if self._playing():  # a game began since the ask: the hold is the game's, the ask is void
-                self.pairing.disarm()
-                return False
+        if isinstance(event, ButtonHeld) and event.button == DIE and self.pairing.armed() and not self._playing():
             self._say_code()
             self._taken_hold = event.button
             return True
@@ -227,7 +225,10 @@ class ControlRoom:
         return None
 
     def poll(self) -> None:
-        pass
+        """A game began while the die was armed: its holds are the game's, and the box stops glowing for a code."""
+        if self.pairing.armed() and self._playing():
+            self.pairing.disarm()
+            self.box.stage.show("pair_void")
 
     # -- the ops ----------------------------------------------------------------------------
     def view(self, _args: Nothing) -> dict[str, Any]:

@@ -7,8 +7,10 @@ for the ``Host`` check, the page's ``Origin`` and token on every POST, the
 per-address back-off after a wrong code, and its HttpOnly, SameSite=Strict
 session cookie. What differs is who opens a session: not a PIN but the
 box's pairing code (:mod:`controller.control.pairing`: spoken by the box
-after a hold of its die, five wrong tries in all, from every address);
-sessions here last longer; one address holds at most the teacher page's
+after a hold of its die, five wrong tries in all, from every address;
+one address may arm the die once per :data:`PAIR_ASK_EVERY`); sessions
+here last longer and outlive a restart (:mod:`controller.home.sessions`);
+one address holds at most the teacher page's
 :data:`~controller.station.classroom.PER_ADDRESS` connections. Nothing but the page itself and the pairing works unpaired.
 
 Every request is passed to the daemon as one op; the daemon checks it

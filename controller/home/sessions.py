@@ -13,7 +13,6 @@ is set aside (``.bad``) with one log line, and every phone pairs again.
 from __future__ import annotations
 
 import hashlib
-import hmac
 import json
 import logging
 import os
@@ -46,7 +45,7 @@ class Sessions:
 
     def __init__(self, path: Path | None, wall: Callable[[], float] = time.time) -> None:
         self.path, self.wall = path, wall
-        self._kept: dict[str, tuple[str, float]] = {}  # hash -> (client, ends at, wall clock)
+        self._kept: dict[str, tuple[str, float]] = {}  # hash -> (client, when it ends on the wall clock)
         if path is not None:
             self._kept = self._load(path)
 
@@ -61,11 +60,9 @@ class Sessions:
         return session
 
     def live(self, session: str | None) -> bool:
-        if not session:
-            return False
-        digest = _hash(session)
-        found = next((h for h in self._kept if hmac.compare_digest(h, digest)), None)
-        return found is not None and self.wall() < self._kept[found][1]
+        """The cookie's session is one of these and has not ended (looked up by its hash: the secret is never kept)."""
+        _, ends = self._kept.get(_hash(session), ("", 0.0)) if session else ("", 0.0)
+        return self.wall() < ends
 
     def from_client(self, client: str) -> bool:
         now = self.wall()
@@ -79,10 +76,6 @@ class Sessions:
             forgotten = int(self._kept.pop(_hash(session), None) is not None)
         self._save()
         return forgotten
-
-    def __len__(self) -> int:
-        self._drop_ended()
-        return len(self._kept)
 
     def _drop_ended(self) -> None:
         now = self.wall()
@@ -98,7 +91,7 @@ class Sessions:
                 raise ValueError("a session's hash is not SHA-256")
         except FileNotFoundError:
             return {}
-        except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
+        except (OSError, ValueError, KeyError, TypeError, AttributeError, RecursionError) as exc:
             aside = path.with_name(path.name + ".bad")
             try:
                 os.replace(path, aside)

@@ -264,6 +264,14 @@ def test_an_armed_box_says_so_and_one_client_cannot_keep_it_armed(tmp_path: Path
                 await clock.run_for(61)
             refused = [a for a in answers if not a["ok"]]
             assert refused and refused[0]["key"] == "pair_busy", answers
+            await clock.run_for(3600)
+            assert (await ask(path, "pair.begin"))["ok"]  # an hour later a family's phone may ask again
+            assert daemon.box.new_game("pirates", 2)  # armed, then a game begins: the game's holds are its own
+            await clock.run_for(1)
+            assert not all(b > 2 * max(r, g) for r, g, b in daemon.devices.leds.shown("turn-ring"))
+            said = len(lines)
+            await hold_die(daemon, clock)
+            assert not any(line.startswith("show: pair_code") for line in lines[said:])
         finally:
             await stopped(daemon, task)
 

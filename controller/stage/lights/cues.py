@@ -67,7 +67,7 @@ SHOW_LIGHTS: dict[str, Callable[[LightCall], Animation | None]] = {
     "die-roll": lambda c: DieRoll(n=c.n, rest=c.rest, face=DIE_FACES.get(c.context.get("face"), 1)),
     "resumed-sweep": lambda c: ResumedSweep(n=c.n, rest=c.rest),
     "attract": lambda c: Attract(n=c.n),
-    "waiting": lambda c: Waiting(n=c.n, color=c.color, seconds=float(c.context.get("seconds", 60.0))),
+    "waiting": lambda c: Waiting(n=c.n, color=c.color, seconds=float(c.context.get("seconds", 0.0))),
 }
 
 
