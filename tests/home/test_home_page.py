@@ -116,6 +116,23 @@ def test_pairing_is_all_an_unpaired_phone_sees_and_the_code_the_box_says_opens_t
     assert phone.errors == []
 
 
+def test_asking_for_a_code_mid_game_is_refused_on_the_page_in_its_language(
+        tmp_path: Path, box: BoxProcess, phone) -> None:
+    """A hold of the die mid-game is the game's (the undo gesture): the page says so, here in German, and points to
+    the pairing card; the box never says a code."""
+    box.send("tap control-game-pirates")
+    box.send("tap control-players-2")
+    wait_until(lambda: "show: deal: pirates" in box.lines, what="a game under way")
+    phone.get_by_label("Language of this page").select_option("de")
+    phone.get_by_role("button", name="Die Box nach einem Code fragen").click()
+    phone.get_by_text("Ein Spiel läuft: Halten des Knopfes gehört jetzt dem Spiel.").wait_for()
+    assert not phone.get_by_text("Halte jetzt den großen Knopf").is_visible()
+    box.send("hold die")
+    wait_until(lambda: "say: Hold the button again to take back." in box.lines, what="the game's undo gesture")
+    assert "show: pair_code" not in box.lines
+    assert phone.errors == []
+
+
 def test_play_shows_the_game_live_and_the_past_games_with_a_chart_of_wins(
         tmp_path: Path, history, box: BoxProcess, phone) -> None:
     pair(phone, box)
