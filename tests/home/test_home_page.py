@@ -113,6 +113,12 @@ def test_pairing_is_all_an_unpaired_phone_sees_and_the_code_the_box_says_opens_t
     pair(phone, box)
     assert phone.get_by_role("tab", name="Play").get_attribute("aria-selected") == "true"
     fits_a_phone(phone)
+    phone.get_by_role("tab", name="Keep").click()
+    phone.get_by_role("button", name="Forget this phone").click()  # a phone handed on: it pairs again
+    phone.get_by_role("heading", name="Pair this phone with the box").wait_for()
+    phone.reload()
+    phone.get_by_role("heading", name="Pair this phone with the box").wait_for()
+    assert not phone.get_by_role("tab", name="Settings").is_visible()
     assert phone.errors == []
 
 
