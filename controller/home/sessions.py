@@ -29,13 +29,6 @@ VERSION = 1
 MAX_SESSIONS = 100
 
 
-def sessions_path(state_dir: Path) -> Path:
-    """systemd's StateDirectory of the page's unit when set (the page cannot reach the box's), else the box's state
-    folder, as the control socket's."""
-    own = os.environ.get("STATE_DIRECTORY")
-    return Path(own.split(":")[0]) / FILE_NAME if own else Path(state_dir) / FILE_NAME
-
-
 def _hash(session: str) -> str:
     return hashlib.sha256(session.encode()).hexdigest()
 
