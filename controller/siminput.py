@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import io
 import sys
 import threading
 from typing import Any, BinaryIO, Callable, Iterator
@@ -81,10 +82,14 @@ class SimInput:
         file, and a blocked read must not keep the process alive at SIGTERM);
         the lines are carried out on the loop. It reads the descriptor itself,
         unbuffered: a thread blocked in ``sys.stdin.buffer`` holds that
-        buffer's lock, and the interpreter aborts at exit when it cannot take it.
+        buffer's lock, and Python aborts (SIGABRT) when it closes
+        ``sys.stdin`` at exit and finds the lock taken.
         """
-        with open(sys.stdin.fileno(), "rb", buffering=0, closefd=False) as stdin:
-            await self.read(stdin)
+        try:
+            stream: BinaryIO = io.FileIO(sys.stdin.fileno(), "rb", closefd=False)
+        except (AttributeError, OSError, ValueError):  # no descriptor behind it (an embedding, a test's stand-in)
+            stream = sys.stdin.buffer
+        await self.read(stream)
 
     async def read(self, stream: BinaryIO) -> None:
         """Run every line of a byte stream; a line that is not text or is too long gets one ``error:`` line."""

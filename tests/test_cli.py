@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import signal
 import subprocess
 import sys
 from pathlib import Path
@@ -47,29 +48,31 @@ def test_the_sim_box_stops_cleanly_when_its_reader_goes_away_mid_game(tmp_path: 
     assert proc.returncode == 141
 
 
+@pytest.mark.timeout(120)
 @pytest.mark.parametrize("signal_name", ["SIGTERM", "SIGINT"])
-def test_the_sim_box_stops_cleanly_on_a_signal_while_its_input_is_still_open(signal_name: str, tmp_path: Path) -> None:
-    """``systemctl stop`` or Ctrl-C while a terminal (or a pipe) is still open on ``gamebox run``'s standard input:
-    the line reader is blocked reading it, and the box still exits 0, not aborted by the interpreter's shutdown."""
-    import signal
-
-    env = dict(os.environ, PYTHONPATH=str(ROOT), GAMEBOX_LOG="WARNING", XDG_RUNTIME_DIR=str(tmp_path))
-    with open(tmp_path / "stderr", "w+b") as err:
-        proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--profile", "sim", "--state-dir",
-                                 str(tmp_path)], stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=err, env=env)
-        try:
-            while proc.stdout.readline() not in (b"ready\n", b""):
-                pass
-            proc.stdin.write(b"tap control-game-floppy-ears\n")
-            proc.stdin.flush()
-            proc.send_signal(getattr(signal, signal_name))
-            returncode = proc.wait(60)  # standard input stays open until the box has gone
-        finally:
-            if proc.poll() is None:
-                proc.kill()
-                proc.wait()
-            proc.stdin.close()
-            proc.stdout.close()
-        err.seek(0)
-        said = err.read().decode(errors="replace")
-    assert returncode == 0 and "Fatal Python error" not in said, said
+def test_the_sim_box_stops_cleanly_at_a_signal_with_its_input_still_open(tmp_path: Path, signal_name: str) -> None:
+    """``gamebox run --profile sim`` fed by a pipe that stays open (a test harness, a terminal), stopped by systemd's
+    SIGTERM or a Ctrl-C: it exits 0 and never aborts from the thread that reads its input (its standard input is
+    not closed first, as ``communicate`` would)."""
+    env = dict(os.environ, PYTHONPATH=str(ROOT), XDG_RUNTIME_DIR=str(tmp_path))
+    env.pop("RUNTIME_DIRECTORY", None)
+    for run in range(3):
+        with open(tmp_path / "err.log", "w+") as err:
+            proc = subprocess.Popen([sys.executable, "-m", "controller.cli", "run", "--profile", "sim", "--state-dir",
+                                     str(tmp_path / "state")], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                    stderr=err, text=True, env=env)
+            try:
+                while proc.stdout.readline() not in ("ready\n", ""):
+                    pass
+                proc.send_signal(getattr(signal, signal_name))  # the reading thread waits in its read of the pipe
+                proc.stdout.read()
+                proc.wait(30)
+            finally:
+                if proc.poll() is None:
+                    proc.kill()
+                    proc.wait(5)
+                proc.stdin.close()
+                proc.stdout.close()
+            err.seek(0)
+            said = err.read()
+        assert (proc.returncode, "Fatal Python error" in said) == (0, False), (run, said[-1000:])

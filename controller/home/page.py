@@ -7,8 +7,10 @@ for the ``Host`` check, the page's ``Origin`` and token on every POST, the
 per-address back-off after a wrong code, and its HttpOnly, SameSite=Strict
 session cookie. What differs is who opens a session: not a PIN but the
 box's pairing code (:mod:`controller.control.pairing`: spoken by the box
-after a hold of its die, five wrong tries in all, from every address);
-sessions here last longer; one address holds at most the teacher page's
+after a hold of its die, five wrong tries in all, from every address;
+one address may arm the die once per :data:`PAIR_ASK_EVERY`); sessions
+here last longer and outlive a restart (:mod:`controller.home.sessions`);
+one address holds at most the teacher page's
 :data:`~controller.station.classroom.PER_ADDRESS` connections. Nothing but the page itself and the pairing works unpaired.
 
 Every request is passed to the daemon as one op; the daemon checks it
@@ -26,6 +28,7 @@ import math
 import secrets
 import ssl
 import time
+from collections import OrderedDict
 from pathlib import Path
 from typing import Any, Callable
 
@@ -36,13 +39,15 @@ from controller.home.words import page_words
 from controller.station.classroom import (
     TeacherPage, _cookies, _json, _reply, is_loopback, listening_sockets,
 )
-from controller.station.pageguard import SESSION_COOKIE
+from controller.home.sessions import Sessions
+from controller.station.pageguard import MAX_CLIENTS, SESSION_COOKIE, Guard
 from controller.window.cards import card_look
 
 log = logging.getLogger("gamebox.home")
 
 PAGE = Path(__file__).with_name("page.html")
 SESSION_SECONDS = 30 * 24 * 3600.0  # a paired phone stays paired a month, then pairs again
+PAIR_ASK_EVERY = 120.0  # seconds between two asks for a code from one address (the box adds its own limit)
 RESTORE_PART = 8 * 1024  # base64 characters per upload request (the request reader takes 16 KiB at most)
 
 #: GET paths and the op each asks the daemon (the deck's cards: /api/cards/DECK).
@@ -53,15 +58,37 @@ WRITES = {"/api/config": ("config.set", ("values",)), "/api/enrol/begin": ("enro
           "/api/enrol/stop": ("enrol.stop", ()), "/api/enrol/forget": ("enrol.forget", ("card",))}
 
 
+class PairedGuard(Guard):
+    """The teacher's page's Guard, its sessions those of the paired phones (:class:`Sessions`, kept on disk)."""
+
+    def __init__(self, sessions: Sessions, names: tuple[str, ...], clock: Callable[[], float]) -> None:
+        # The PIN is a secret nobody knows: only a pairing code the box checked opens a session.
+        super().__init__(secrets.token_urlsafe(32), names, clock)
+        self.sessions = sessions
+
+    def has_session(self, cookies: dict[str, str]) -> bool:
+        return self.sessions.live(cookies.get(SESSION_COOKIE))
+
+    def signed_in(self, client: str) -> bool:
+        return self.sessions.from_client(client)
+
+    def open_session(self, client: str, seconds: float = SESSION_SECONDS) -> str:
+        self._misses.pop(client, None)
+        return self.sessions.open(client, seconds)
+
+
 class HomePage(TeacherPage):
     """The family's page on the home network."""
 
     def __init__(self, control: Path, listen: str = "127.0.0.1", port: int = 8081, names: tuple[str, ...] = (),
-                 tls: ssl.SSLContext | None = None, clock: Callable[[], float] = time.monotonic, **limits: Any) -> None:
-        # The Guard's PIN is a secret nobody knows: only a pairing code the box checked opens a session.
+                 tls: ssl.SSLContext | None = None, clock: Callable[[], float] = time.monotonic,
+                 sessions: Sessions | None = None, **limits: Any) -> None:
+        """``sessions``: the paired phones (by default kept in memory only, as a test's page does)."""
         super().__init__(NetworkConfig(), listen, port, secrets.token_urlsafe(32), names, tls=tls, clock=clock, **limits)
+        self.guard = PairedGuard(sessions if sessions is not None else Sessions(None), names, clock)
         self.control = control
         self.uploads: dict[str, list[str]] = {}  # session -> the parts of a backup being restored
+        self._asked: OrderedDict[str, float] = OrderedDict()  # address -> when it last asked the box for a code
 
     async def start(self) -> None:
         self._sockets = listening_sockets(self.listen, self.port)
@@ -94,7 +121,7 @@ class HomePage(TeacherPage):
                              extra="Content-Security-Policy: default-src 'self'; style-src 'unsafe-inline'; "
                                    "script-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'\r\n")
             elif method == "POST" and path == "/pair/begin":
-                await self._pass_on(writer, "pair.begin", {})
+                await self._pair_begin(client, writer)
             elif method == "POST" and path == "/pair":
                 await self._pair(client, body, writer)
             elif method == "GET" and path == "/api/session":
@@ -109,6 +136,8 @@ class HomePage(TeacherPage):
                 op, fields = WRITES[path]
                 request = _object(body)
                 await self._pass_on(writer, op, {k: request[k] for k in fields if k in request})
+            elif method == "POST" and path == "/api/forget":
+                await self._forget(session, _object(body), writer)
             elif method == "GET" and path == "/backup":
                 await self._backup(writer)
             elif method == "POST" and path == "/restore":
@@ -127,6 +156,24 @@ class HomePage(TeacherPage):
     async def _pass_on(self, writer: asyncio.StreamWriter, op: str, args: dict[str, Any]) -> None:
         answer = await ask(self.control, op, **args)
         await _json(writer, 200 if answer.pop("ok", False) else 409, answer)
+
+    async def _pair_begin(self, client: str, writer: asyncio.StreamWriter) -> None:
+        """Ask the box to arm its die for a code: once per :data:`PAIR_ASK_EVERY` from one address (asking again
+        while the box is still armed is told how long it stays so: the ask that armed it holds)."""
+        now = self.guard.clock()
+        wait = self._asked.get(client, -math.inf) + PAIR_ASK_EVERY - now
+        if wait > 0 and (armed := await ask(self.control, "pair.state")).get("armed_for"):
+            await _json(writer, 200, {"armed_for": armed["armed_for"]})
+            return
+        if wait > 0:
+            await _json(writer, 429, {"error": f"wait {math.ceil(wait)} s before asking again", "key": "pair_wait",
+                                      "wait": math.ceil(wait)})
+            return
+        self._asked.pop(client, None)
+        self._asked[client] = now
+        if len(self._asked) > MAX_CLIENTS:
+            self._asked.popitem(last=False)
+        await self._pass_on(writer, "pair.begin", {})
 
     async def _pair(self, client: str, body: bytes, writer: asyncio.StreamWriter) -> None:
         wait = self.guard.wait_left(client)
@@ -147,6 +194,14 @@ class HomePage(TeacherPage):
         cookie = (f"Set-Cookie: {SESSION_COOKIE}={self._opened(client)}; HttpOnly; SameSite=Strict; Path=/; "
                   f"Max-Age={int(SESSION_SECONDS)}{'; Secure' if self.tls else ''}\r\n")
         await _json(writer, 200, {"ok": True}, extra=cookie)
+
+    async def _forget(self, session: str, request: dict[str, Any], writer: asyncio.StreamWriter) -> None:
+        """"Forget this phone" (its session ends) or, with ``all``, every paired phone: each must pair again."""
+        everyone = request.get("all") is True
+        forgotten = self.guard.sessions.forget(None if everyone else session)
+        log.info("%s forgotten: %d paired phone(s)", "every phone" if everyone else "a phone", forgotten)
+        await _json(writer, 200, {"forgotten": forgotten},
+                    extra=f"Set-Cookie: {SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0\r\n")
 
     async def _cards(self, writer: asyncio.StreamWriter, deck: str) -> None:
         """The deck's cards as the project draws them (colour, mark, word), each marked enrolled or not."""
@@ -207,13 +262,13 @@ async def serve(page: HomePage, out: Any = print) -> None:
 
 
 def run_home(control: Path, listen: str, port: int, names: tuple[str, ...] = (),
-             tls: ssl.SSLContext | None = None) -> int:
-    """The ``gamebox home`` command."""
+             tls: ssl.SSLContext | None = None, sessions: Path | None = None) -> int:
+    """The ``gamebox home`` command (``sessions``: the file the paired phones are kept in)."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     if not is_loopback(listen) and tls is None:
         log.info("the page is served without TLS on %s: the session cookie crosses the home network in clear", listen)
     try:
-        asyncio.run(serve(HomePage(control, listen, port, names, tls)))
+        asyncio.run(serve(HomePage(control, listen, port, names, tls, sessions=Sessions(sessions))))
     except KeyboardInterrupt:
         pass
     return 0

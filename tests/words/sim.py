@@ -38,7 +38,13 @@ INPUT = "> "
 def cut_power(state: Path, after: Path) -> Path:
     """The state folder as a power cut leaves it: its files copied as they lie, SQLite's ``-wal`` included, while the
     box still runs (no shutdown of the box's has written anything yet); the next box starts on the copy."""
-    shutil.copytree(state, after, ignore=lambda _folder, names: [n for n in names if n.endswith((".sock", ".lock"))])
+    after.mkdir()
+    for path in state.iterdir():
+        if path.is_file() and not path.name.endswith(".lock"):
+            try:
+                shutil.copy2(path, after / path.name)
+            except FileNotFoundError:  # renamed into place between the listing and the copy: the cut came first
+                pass
     return after
 
 
