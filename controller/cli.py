@@ -275,7 +275,7 @@ def _page_tls(args: argparse.Namespace) -> Any:
         return None
     import ssl
 
-    from controller.station.classroom import https
+    from controller.station.webserver import https
 
     if not (args.cert and args.key):
         raise ValueError("HTTPS needs --cert and --key together")

@@ -52,21 +52,9 @@ def _of(room: str, name: str, doc: str) -> property:
 class Box:
     """The referee box: routes each input to the room that owns it (the game, the menu, the call, the gestures)."""
 
-    def __init__(
-        self,
-        config: Config,
-        journal: Journal,
-        registry: Registry,
-        stage: Stage,
-        clock: Clock,
-        new_seed: Callable[[], int] | None = None,
-        power_off: Callable[[], None] | None = None,
-    ) -> None:
-        self.config = config
-        self.journal = journal
-        self.registry = registry
-        self.stage = stage
-        self.clock = clock
+    def __init__(self, config: Config, journal: Journal, registry: Registry, stage: Stage, clock: Clock,
+                 new_seed: Callable[[], int] | None = None, power_off: Callable[[], None] | None = None) -> None:
+        self.config, self.journal, self.registry, self.stage, self.clock = config, journal, registry, stage, clock
         self.power_off = power_off
         self.taps = TapFilter(config.repeat_window)
         self.menu = Menu(config, journal, stage)
@@ -94,13 +82,6 @@ class Box:
 
     def now(self) -> float:
         return self.clock.monotonic()
-
-    def _act(self, action: dict[str, Any]) -> bool:
-        """Referee one action as if it had been tapped or pressed (tests and tools)."""
-        return self.play.act(action)
-
-    def _faces(self) -> tuple[str, ...]:
-        return self.play.faces()
 
     # -- starting ----------------------------------------------------------------
     def start(self) -> bool:
@@ -299,8 +280,7 @@ class Box:
             self.stage.show("goodbye")
 
     def what_now(self) -> None:
-        """After a refusal that names nothing to do instead: what the box awaits now, in the game, at its end or
-        in the menu."""
+        """After a refusal that names nothing to do instead: what the box awaits now (game, its end, or menu)."""
         if self.playing:
             self.play.prompt_again()
         elif self.engine is not None:

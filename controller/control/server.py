@@ -353,7 +353,7 @@ class ControlRoom:
             manifest = keep.check_backup(data, self.daemon.config.state_dir, folder)
         except keep.RestoreRefused as exc:
             shutil.rmtree(folder, ignore_errors=True)
-            raise Refused(str(exc)) from None
+            raise Refused(str(exc), key=exc.key, **exc.fields) from None
         log.warning("restoring the backup made %s: the box stops and starts again on it",
                     time.strftime("%Y-%m-%d %H:%M", time.localtime(manifest.get("made", 0))))
         self.restore_from = folder

@@ -21,7 +21,7 @@ from controller.control.pairing import TRIES
 from controller.home import page as home
 from controller.home.page import HomePage
 from controller.home.sessions import Sessions
-from controller.station import classroom
+from controller.station import webserver
 from controller.station.pageguard import SESSION_COOKIE
 from tests.home.processes import BoxProcess, HomeProcess
 from tests.station.brokers import PageClient
@@ -175,7 +175,7 @@ def test_a_slow_client_and_a_flood_from_one_address_cannot_take_the_page(tmp_pat
         await served.start()
         try:
             held = []
-            for _ in range(classroom.PER_ADDRESS):  # one address, heads that never end
+            for _ in range(webserver.PER_ADDRESS):  # one address, heads that never end
                 reader, writer = await asyncio.open_connection("127.0.0.1", served.port)
                 writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
                 held.append((reader, writer))

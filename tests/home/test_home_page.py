@@ -261,7 +261,7 @@ def test_keep_downloads_a_backup_and_restores_it_and_refuses_what_is_not_one(
     junk.write_bytes(b"PK\x03\x04 not a zip")
     phone.get_by_label("Backup file").set_input_files(str(junk))
     phone.get_by_role("button", name="Restore").click()
-    phone.get_by_text("Not restored: not a gamebox backup").wait_for()
+    phone.get_by_text("Not restored: This file is not a backup of a gamebox.").wait_for()
     assert box.proc.poll() is None
     phone.get_by_label("Backup file").set_input_files(str(saved))
     phone.get_by_role("button", name="Restore").click()
