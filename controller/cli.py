@@ -275,7 +275,7 @@ def _page_tls(args: argparse.Namespace) -> Any:
         return None
     import ssl
 
-    from controller.station.classroom import https
+    from controller.station.webserver import https
 
     if not (args.cert and args.key):
         raise ValueError("HTTPS needs --cert and --key together")
@@ -288,13 +288,15 @@ def _page_tls(args: argparse.Namespace) -> Any:
 def cmd_home(args: argparse.Namespace) -> int:
     from controller.control.server import socket_path
     from controller.home.page import run_home
+    from controller.home.sessions import FILE_NAME
 
     try:
         tls = _page_tls(args)
     except ValueError as exc:
         return _fail(str(exc))
-    control = Path(args.socket) if args.socket else socket_path(_config(args).state_dir)
-    return run_home(control, args.listen, args.http_port, tuple(args.name), tls)
+    state = _config(args).state_dir  # under systemd the page's own StateDirectory (it cannot reach the box's)
+    control = Path(args.socket) if args.socket else socket_path(state)
+    return run_home(control, args.listen, args.http_port, tuple(args.name), tls, state / FILE_NAME)
 
 
 def cmd_broker_config(args: argparse.Namespace) -> int:

@@ -62,12 +62,14 @@ class Enrolment:
             self.out(f"refused: this tag's text already says {named}, so the box would always read it as "
                      f"{named}; tap the tag of {card}")
             self.stage.show("rejected", code="card_elsewhere", key="tag_taken", reason=f"the tag says {named}")
+            self.stage.prompt("enroll-next", card=card)  # what to do instead: the card asked for, with its own tag
             return
         try:
             self.registry.enroll(uid, card)
         except TagTaken as exc:
             self.out(f"refused: {exc}; tap the tag of {card}")
             self.stage.show("rejected", code="card_elsewhere", key="tag_taken", reason=str(exc))
+            self.stage.prompt("enroll-next", card=card)
             return
         self.stage.show("accepted", action="enroll")
         self.left.pop(0)
@@ -100,6 +102,7 @@ class StickerWriter:
         if seen.text and deck_of(seen.text):
             self.out(f"this sticker already says {seen.text}: lay a blank one for {card}")
             self.stage.show("rejected", code="card_elsewhere", key="tag_taken")
+            self.stage.prompt("enroll-next", card=card)
             return
         try:
             uid = await asyncio.wrap_future(reader.write_text(card, seen.uid))
@@ -107,6 +110,7 @@ class StickerWriter:
         except TagTaken as exc:
             self.out(f"refused: {exc}; lay a blank sticker for {card}")
             self.stage.show("rejected", code="card_elsewhere", key="tag_taken")
+            self.stage.prompt("enroll-next", card=card)
             return
         except Exception as exc:  # the reader's or the tag's: say it, and ask again
             self.out(f"writing failed ({exc}); lay the sticker on the reader again")

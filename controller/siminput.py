@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import asyncio
 import hashlib
+import io
 import sys
 import threading
 from typing import Any, BinaryIO, Callable, Iterator
@@ -79,9 +80,16 @@ class SimInput:
 
         A daemon thread reads (standard input may be a pipe, a terminal or a
         file, and a blocked read must not keep the process alive at SIGTERM);
-        the lines are carried out on the loop.
+        the lines are carried out on the loop. It reads the descriptor itself,
+        unbuffered: a thread blocked in ``sys.stdin.buffer`` holds that
+        buffer's lock, and Python aborts (SIGABRT) when it closes
+        ``sys.stdin`` at exit and finds the lock taken.
         """
-        await self.read(sys.stdin.buffer)
+        try:
+            stream: BinaryIO = io.FileIO(sys.stdin.fileno(), "rb", closefd=False)
+        except (AttributeError, OSError, ValueError):  # no descriptor behind it (an embedding, a test's stand-in)
+            stream = sys.stdin.buffer
+        await self.read(stream)
 
     async def read(self, stream: BinaryIO) -> None:
         """Run every line of a byte stream; a line that is not text or is too long gets one ``error:`` line."""

@@ -52,21 +52,9 @@ def _of(room: str, name: str, doc: str) -> property:
 class Box:
     """The referee box: routes each input to the room that owns it (the game, the menu, the call, the gestures)."""
 
-    def __init__(
-        self,
-        config: Config,
-        journal: Journal,
-        registry: Registry,
-        stage: Stage,
-        clock: Clock,
-        new_seed: Callable[[], int] | None = None,
-        power_off: Callable[[], None] | None = None,
-    ) -> None:
-        self.config = config
-        self.journal = journal
-        self.registry = registry
-        self.stage = stage
-        self.clock = clock
+    def __init__(self, config: Config, journal: Journal, registry: Registry, stage: Stage, clock: Clock,
+                 new_seed: Callable[[], int] | None = None, power_off: Callable[[], None] | None = None) -> None:
+        self.config, self.journal, self.registry, self.stage, self.clock = config, journal, registry, stage, clock
         self.power_off = power_off
         self.taps = TapFilter(config.repeat_window)
         self.menu = Menu(config, journal, stage)
@@ -94,13 +82,6 @@ class Box:
 
     def now(self) -> float:
         return self.clock.monotonic()
-
-    def _act(self, action: dict[str, Any]) -> bool:
-        """Referee one action as if it had been tapped or pressed (tests and tools)."""
-        return self.play.act(action)
-
-    def _faces(self) -> tuple[str, ...]:
-        return self.play.faces()
 
     # -- starting ----------------------------------------------------------------
     def start(self) -> bool:
@@ -147,6 +128,7 @@ class Box:
         if card is None:
             log.warning("unknown tag %s on reader %s", key, reader)
             self.stage.show("unknown_card", uid=key)
+            self.what_now()
             return
         owner = deck_of(card)
         if owner == "control":
@@ -251,6 +233,7 @@ class Box:
             except RuntimeError as exc:  # refused (controller.box.power.PowerOffError): say so, play on
                 log.error("%s", exc)
                 self.stage.show("rejected", code="not_available", reason=str(exc))
+                self.what_now()
 
     def poll_now(self) -> None:
         """Close a call window at once (another input arrived first)."""
@@ -289,11 +272,21 @@ class Box:
         """Say goodbye and switch the box off (the power-off card, a long hold in the menu)."""
         if self.power_off is None:
             self.stage.show("rejected", code="not_available", reason="this box cannot switch itself off")
+            self.what_now()
             return
         if self.gestures.say_goodbye(self.now()):
             log.info("goodbye: switching off in %.0f s", GOODBYE_SECONDS)
             self.calls.take()
             self.stage.show("goodbye")
+
+    def what_now(self) -> None:
+        """After a refusal that names nothing to do instead: what the box awaits now (game, its end, or menu)."""
+        if self.playing:
+            self.play.prompt_again()
+        elif self.engine is not None:
+            self.stage.prompt("after-the-end")
+        else:
+            self.menu.prompt_again()
 
     def _open_menu(self) -> None:
         self.play.close()
@@ -325,7 +318,8 @@ class Box:
             return
         if self.engine is None and self.play.take_back_end(self.gestures.cancel):
             return  # the menu just after a game: its last action is taken back and the game goes on
-        self.play.undo()
+        if not self.play.undo():
+            self.what_now()
 
     # -- what the box shows ----------------------------------------------------------
     def snapshot(self) -> dict[str, Any]:

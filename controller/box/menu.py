@@ -135,6 +135,10 @@ class Menu:
             return None
         return self.game, self.players
 
+    def prompt_again(self) -> None:
+        """Say again what the menu awaits: a game, or once one is chosen, how many play (after a refusal)."""
+        self.stage.prompt("choose-players" if self.game_chosen else "choose-game", game=self.game)
+
     def button(self, button: str) -> None:
         """A colour button: it chooses nothing in the menu, so say what does."""
         self.stage.show("not_now", card=f"the {button} button", key="choose_game_first")

@@ -205,29 +205,34 @@ class Play:
         if self.engine is not None:
             self.scene()
 
-    def undo(self) -> None:
-        """Take back the last accepted action: the journal forgets it, the referee replays without it."""
+    def undo(self) -> bool:
+        """Take back the last accepted action: the journal forgets it, the referee replays without it. False when
+        there was nothing to take back (said; what to do instead is the caller's)."""
         engine = self.engine
         if engine is None or not engine.log or self.game_id is None:
             self.stage.show("rejected", code="nothing_to_undo", reason="nothing to take back: the game has just begun"
                             if engine is not None else "nothing to take back: no game is under way")
-            if self.playing:
-                self.prompt_again()
-            return
-        last = engine.log[-1]
+            return False
+        taken, penalised = _taken_together(engine)
         try:
-            self.journal.undo(self.game_id, self.seq - 1)
+            self.journal.undo(self.game_id, self.seq - 1, count=taken)
         except JournalError as exc:
             self.journal_failed(exc)
-            return
-        self.engine = engine_class(engine.game).replay(engine.players, engine.options, engine.log[:-1])
-        self.seq -= 1
+            return True
+        self.engine = engine_class(engine.game).replay(engine.players, engine.options, engine.log[:-taken])
         self.last_roll = _last_roll(self.engine.log)
-        log.info("game %s: took back action %d: %s", self.game_id, self.seq, describe(last))
-        for listener in list(self.undo_listeners):
-            listener(last)
-        self.stage.show("undone", action=last["type"], what=_taken_back(last, engine, self.engine), **details_of(last))
+        for action in reversed(engine.log[-taken:]):
+            self.seq -= 1
+            log.info("game %s: took back action %d: %s", self.game_id, self.seq, describe(action))
+            for listener in list(self.undo_listeners):
+                listener(action)
+        first = engine.log[-taken]
+        what = _taken_back(first, engine, self.engine)
+        if penalised:
+            what = "play-ear-penalty" if what == "play-ear" else "play-penalty"
+        self.stage.show("undone", action=first["type"], what=what, **details_of(first))
         self.after_change()
+        return True
 
     def undo_call(self, action: dict[str, Any]) -> None:
         """Take back the tap that waited for its call: it never reached the referee, so only the words change."""
@@ -333,6 +338,32 @@ def _last_roll(log_: list[dict[str, Any]]) -> dict[str, Any] | None:
         if action.get("type") == "roll":
             return {"player": action.get("player"), "face": action.get("face")}
     return None
+
+
+def _taken_together(engine: Engine) -> tuple[int, bool]:
+    """How many of the last actions one undo takes back, and whether a penalty card goes back with them.
+
+    A play that cost a penalty card (a forgotten bark, F8; a forgotten "Mau", P8) is taken back whole: with the
+    hang of that penalty card when it followed, so one undo is one thing the player did. The referee is asked,
+    by playing the action again on the game before it.
+    """
+    log_ = engine.log
+    for taken in (1, 2):
+        if len(log_) < taken:
+            break
+        play = log_[-taken]
+        if play["type"] != "play" or (taken == 2 and log_[-1]["type"] != "hang"):
+            continue
+        probe = engine_class(engine.game).replay(engine.players, engine.options, log_[:-taken])
+        result = probe.apply(play)
+        events = result.events if isinstance(result, Outcome) else ()
+        if any(e.get("event") in PENALTIES for e in events):
+            return taken, True
+    return 1, False
+
+
+#: The events of a play that cost its player a penalty card from the stack, the play itself accepted.
+PENALTIES = ("bark_penalty", "mau_penalty")
 
 
 def _taken_back(last: dict[str, Any], before: Engine, after: Engine) -> str:

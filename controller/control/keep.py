@@ -32,7 +32,12 @@ MAX_FILE = 64 * 1024 * 1024  # bytes a file of it may unpack to: no zip bomb fil
 
 
 class RestoreRefused(ValueError):
-    """A backup this box will not restore; the message says why, in one line."""
+    """A backup this box will not restore; the message says why, in one line, and ``key`` (with ``fields``) names the
+    reason for the family's page, which says it in its own language."""
+
+    def __init__(self, why: str, key: str, **fields: Any) -> None:
+        super().__init__(why)
+        self.key, self.fields = key, fields
 
 
 def owner_id(journal: sqlite3.Connection) -> str | None:
@@ -73,34 +78,38 @@ def make_backup(state_dir: Path, wall: float | None = None) -> bytes:
 def check_backup(data: bytes, state_dir: Path, folder: Path) -> dict[str, Any]:
     """Unpack a backup into ``folder`` and check it can be this box's; its manifest, or :class:`RestoreRefused`."""
     if len(data) > MAX_BACKUP:
-        raise RestoreRefused(f"a backup is at most {MAX_BACKUP // 1024 // 1024} MB; this one is {len(data) // 1024} kB")
+        raise RestoreRefused(f"a backup is at most {MAX_BACKUP // 1024 // 1024} MB; this one is {len(data) // 1024} kB",
+                             "restore_too_big", mb=MAX_BACKUP // 1024 // 1024)
     try:
         with zipfile.ZipFile(io.BytesIO(data)) as zipped:
             names = set(zipped.namelist())
             if not {JOURNAL, MANIFEST} <= names or names - {JOURNAL, TAGS, MANIFEST}:
-                raise RestoreRefused("not a gamebox backup (it must hold journal.sqlite and manifest.json only)")
+                raise RestoreRefused("not a gamebox backup (it must hold journal.sqlite and manifest.json only)",
+                                     "restore_not_backup")
             for info in zipped.infolist():
                 if info.file_size > MAX_FILE:
-                    raise RestoreRefused(f"{info.filename} would unpack to {info.file_size} bytes: refused")
+                    raise RestoreRefused(f"{info.filename} would unpack to {info.file_size} bytes: refused",
+                                         "restore_not_backup")
                 (folder / info.filename).write_bytes(zipped.read(info))
     except (zipfile.BadZipFile, OSError, EOFError) as exc:
-        raise RestoreRefused(f"not a gamebox backup: {exc}") from None
+        raise RestoreRefused(f"not a gamebox backup: {exc}", "restore_not_backup") from None
     try:
         manifest = json.loads((folder / MANIFEST).read_text())
         if not isinstance(manifest, dict):
             raise ValueError
     except ValueError:
-        raise RestoreRefused("not a gamebox backup: its manifest does not parse") from None
+        raise RestoreRefused("not a gamebox backup: its manifest does not parse", "restore_not_backup") from None
     journal = _checked(folder / JOURNAL, "journal", APPLICATION_ID)
     version = journal["user_version"]
     if version > SCHEMA_VERSION:
         raise RestoreRefused(f"this backup's journal is version {version}, newer than this box's "
-                             f"({SCHEMA_VERSION}): update the box first")
+                             f"({SCHEMA_VERSION}): update the box first", "restore_newer")
     if (folder / TAGS).exists():
         _checked(folder / TAGS, "tag registry", None)
     ours = _current_owner(state_dir)
     if journal["owner"] is not None and ours is not None and journal["owner"] != ours:
-        raise RestoreRefused("this backup is from another box: it is restored only on the box that made it")
+        raise RestoreRefused("this backup is from another box: it is restored only on the box that made it",
+                             "restore_other_box")
     return manifest
 
 
@@ -109,16 +118,16 @@ def _checked(path: Path, what: str, application_id: int | None) -> dict[str, Any
     try:
         with closing(sqlite3.connect(f"file:{path}?mode=ro", uri=True)) as db:
             if db.execute("PRAGMA integrity_check").fetchone()[0] != "ok":
-                raise RestoreRefused(f"the backup's {what} is damaged")
+                raise RestoreRefused(f"the backup's {what} is damaged", "restore_damaged")
             tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if application_id is not None and db.execute("PRAGMA application_id").fetchone()[0] != application_id:
-                raise RestoreRefused(f"the backup's {what} is not a gamebox {what}")
+                raise RestoreRefused(f"the backup's {what} is not a gamebox {what}", "restore_damaged")
             if application_id is None and "tags" not in tables:
-                raise RestoreRefused(f"the backup's {what} is not a gamebox {what}")
+                raise RestoreRefused(f"the backup's {what} is not a gamebox {what}", "restore_damaged")
             return {"user_version": db.execute("PRAGMA user_version").fetchone()[0],
                     "owner": owner_id(db) if application_id is not None else None}
     except sqlite3.Error as exc:
-        raise RestoreRefused(f"the backup's {what} is not an SQLite file: {exc}") from None
+        raise RestoreRefused(f"the backup's {what} is not an SQLite file: {exc}", "restore_damaged") from None
 
 
 def _current_owner(state_dir: Path) -> str | None:

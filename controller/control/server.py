@@ -22,6 +22,7 @@ import asyncio
 import base64
 import json
 import logging
+import math
 import os
 import shutil
 import tempfile
@@ -104,7 +105,9 @@ class ControlRoom:
         self.ops: dict[str, tuple[type[BaseModel], Callable[[Any], Any]]] = {
             "view": (Nothing, self.view), "history": (Limit, self.history), "doctor": (Nothing, self.doctor),
             "config.get": (Nothing, self.config_get), "config.set": (ConfigSet, self.config_set),
-            "pair.begin": (Nothing, self.pair_begin), "pair.check": (PairCheck, self.pair_check),
+            "pair.begin": (Nothing, self.pair_begin),
+            "pair.state": (Nothing, lambda _a: {"armed_for": round(self.pairing.armed_left(), 1)}),
+            "pair.check": (PairCheck, self.pair_check),
             "cards": (Deck, lambda a: self.walks.cards(a.deck)),
             "enrol.begin": (EnrolBegin, lambda a: self.walks.begin(a.deck, a.card, a.write)),
             "enrol.state": (Nothing, lambda _a: self.walks.state()), "enrol.stop": (Nothing, lambda _a: self.walks.stop()),
@@ -187,7 +190,7 @@ class ControlRoom:
         die held once a page asked for a code (and that hold's release)."""
         if self.walks.took(event):
             return True
-        if isinstance(event, ButtonHeld) and event.button == DIE and self.pairing.armed():
+        if isinstance(event, ButtonHeld) and event.button == DIE and self.pairing.armed() and not self._playing():
             self._say_code()
             self._taken_hold = event.button
             return True
@@ -222,7 +225,10 @@ class ControlRoom:
         return None
 
     def poll(self) -> None:
-        pass
+        """A game began while the die was armed: its holds are the game's, and the box stops glowing for a code."""
+        if self.pairing.armed() and self._playing():
+            self.pairing.disarm()
+            self.box.stage.show("pair_void")
 
     # -- the ops ----------------------------------------------------------------------------
     def view(self, _args: Nothing) -> dict[str, Any]:
@@ -257,12 +263,15 @@ class ControlRoom:
         """Validate the change with the box's Config model; write it atomically; apply what the box takes live."""
         path = self.config_path
         if path is None:
-            raise Refused("this box was started without --config: there is no file to keep settings in")
+            raise Refused("this box was started without --config: there is no file to keep settings in",
+                          key="no_config_file")
         old = self.daemon.config
         started_with = {key: getattr(old, key) for key in settings.STARTED_WITH}
         data, config, problems = settings.validate(settings.read_file(path), args.values, started_with)
         if problems:
-            raise Refused("not saved: " + "; ".join(f"{k}: {v}" for k, v in problems.items()), problems=problems)
+            words = {key: problem.pop("words") for key, problem in problems.items()}
+            raise Refused("not saved: " + "; ".join(f"{k}: {v}" for k, v in words.items()), problems=words,
+                          reasons=problems)
         settings.write_atomically(path, data)
         return {"restart": self._apply(config), **settings.describe(config)}
 
@@ -292,10 +301,26 @@ class ControlRoom:
             log.info("settings changed; %s take effect at the next start", ", ".join(restart))
         return restart
 
+    def _playing(self) -> bool:
+        engine = self.box.engine
+        return engine is not None and not engine.over
+
     def pair_begin(self, _args: Nothing) -> dict[str, Any]:
-        """Arm a pairing: the next hold of the die button speaks and shows the code (someone is at the box)."""
-        self.pairing.arm()
-        return {"armed_for": self.pairing.arm_seconds}
+        """Arm a pairing: the next hold of the die button speaks and shows the code (someone is at the box), and the
+        box says so. Never mid-game (a hold there is the game's: the pairing card pairs then), never stretched."""
+        if self._playing():
+            raise Refused("a game is under way: lay the pairing card on the box, or ask again when the game is over",
+                          key="pair_playing")
+        was_armed = self.pairing.armed()
+        left = self.pairing.asked()
+        if left is None:
+            minutes = math.ceil(self.pairing.ask_wait() / 60)
+            raise Refused(f"the box was asked for a code too often: ask again in {minutes} min", key="pair_busy",
+                          minutes=minutes)
+        if not was_armed:
+            log.info("pairing: a page asked for a code; the next hold of the die says it")
+            self.box.stage.show("pair_armed", seconds=left)
+        return {"armed_for": round(left, 1)}
 
     def pair_check(self, args: PairCheck) -> dict[str, Any]:
         """The code typed on a phone; every wrong try, from anywhere, counts against the one code."""
@@ -328,7 +353,7 @@ class ControlRoom:
             manifest = keep.check_backup(data, self.daemon.config.state_dir, folder)
         except keep.RestoreRefused as exc:
             shutil.rmtree(folder, ignore_errors=True)
-            raise Refused(str(exc)) from None
+            raise Refused(str(exc), key=exc.key, **exc.fields) from None
         log.warning("restoring the backup made %s: the box stops and starts again on it",
                     time.strftime("%Y-%m-%d %H:%M", time.localtime(manifest.get("made", 0))))
         self.restore_from = folder

@@ -53,9 +53,27 @@ def describe(config: Config) -> dict[str, Any]:
     return {"fields": fields, "games": games, "live": list(LIVE)}
 
 
+#: Pydantic's error types and the page's words for each (controller/home/words.toml, ``p_*``): the page says a
+#: problem in its own language, filled in with the error's bounds; the English line stays for the log.
+REASONS = {"less_than_equal": "p_le", "less_than": "p_lt", "greater_than_equal": "p_ge", "greater_than": "p_gt",
+           "float_type": "p_number", "float_parsing": "p_number", "finite_number": "p_number",
+           "int_type": "p_integer", "int_parsing": "p_integer", "int_from_float": "p_integer",
+           "literal_error": "p_choice", "string_type": "p_text", "bool_type": "p_yes_no", "bool_parsing": "p_yes_no"}
+
+
+def reason(error: dict[str, Any]) -> dict[str, Any]:
+    """One pydantic error as the page's words: a key and what fills it in (``p_other`` with the English line)."""
+    key = REASONS.get(error["type"])
+    if key is None and error["loc"][:1] == ("games",):
+        key = "p_game"
+    fill = {k: v for k, v in (error.get("ctx") or {}).items() if isinstance(v, (int, float, str))}
+    return {"key": key or "p_other", **fill, "words": error["msg"].removeprefix("Value error, ")}
+
+
 def validate(current: dict[str, Any], change: dict[str, Any],
-             started_with: dict[str, Any]) -> tuple[dict[str, Any], Config, dict[str, str]]:
-    """The file's data with ``change`` merged in, the Config it makes, and the problems per field (empty: valid).
+             started_with: dict[str, Any]) -> tuple[dict[str, Any], Config, dict[str, dict[str, Any]]]:
+    """The file's data with ``change`` merged in, the Config it makes, and the problems per field (empty: valid),
+    each as :func:`reason` gives it (``words``: the English line).
 
     ``change`` holds top-level fields and ``games`` (per game, the options
     given); ``None`` removes a field, so the default applies.
@@ -75,13 +93,13 @@ def validate(current: dict[str, Any], change: dict[str, Any],
     try:
         config = Config.model_validate({**data, **started_with})
     except ValidationError as exc:
-        problems: dict[str, str] = {}
+        problems: dict[str, dict[str, Any]] = {}
         for error in exc.errors():
-            key = ".".join(str(p) for p in error["loc"]) or "(top level)"
-            problems.setdefault(key, error["msg"].removeprefix("Value error, "))
+            problems.setdefault(".".join(str(p) for p in error["loc"]) or "(top level)", reason(error))
         return data, Config(), problems
     if config.volume > config.volume_max:
-        return data, config, {"volume": f"louder than the maximum ({config.volume_max})"}
+        return data, config, {"volume": {"key": "p_louder", "max": config.volume_max,
+                                         "words": f"louder than the maximum ({config.volume_max})"}}
     return data, config, {}
 
 

@@ -69,11 +69,11 @@ class Walks:
 
     def begin(self, deck: str, card: str | None, write: bool) -> dict[str, Any]:
         if self.box.playing:
-            raise Refused("a game is under way: teach the box its cards between games")
+            raise Refused("a game is under way: teach the box its cards between games", key="enrol_playing")
         if card is not None and deck_of(card) != deck:
-            raise Refused(f"{card} is not a card of {deck}")
+            raise Refused(f"{card} is not a card of {deck}", key="enrol_not_of_deck", card=card, deck=deck)
         if write and self.writer_reader() is None:
-            raise Refused("this box's reader cannot write stickers (a PN532 can)")
+            raise Refused("this box's reader cannot write stickers (a PN532 can)", key="enrol_cannot_write")
         self.said.clear()
         self.wrong = None
         walk = (StickerWriter if write else Enrolment)(deck, self.box.registry, self.box.stage, self.said.append)
@@ -105,6 +105,6 @@ class Walks:
 
     def forget(self, card: str) -> dict[str, Any]:
         if deck_of(card) is None:
-            raise Refused(f"no card {card!r}")
+            raise Refused(f"no card {card!r}", key="enrol_no_card", card=card)
         self.box.registry.forget(card)
         return {"forgotten": card}

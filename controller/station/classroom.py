@@ -1,7 +1,8 @@
 """``gamebox classroom``: the teacher's page: every station live on one screen, and buttons to steer them.
 
-One asyncio process: an MQTT client that listens to ``<prefix>/+/state``,
-``online``, ``health`` and ``events``, and a small HTTP server (stdlib
+One asyncio process: MQTT clients that listen to ``<prefix>/+/online`` (which
+stations there are) and to each station's ``state``, ``online``, ``health`` and
+``events`` on a connection of its own, and a small HTTP server (stdlib
 asyncio streams, no framework, no build step) that serves one page, pushes
 each change to it as a server-sent event, takes commands and exports the
 statistics as CSV. It listens on localhost unless told otherwise; on the
@@ -12,6 +13,7 @@ from __future__ import annotations
 
 import asyncio
 import csv
+import functools
 import html
 import io
 import json
@@ -19,9 +21,7 @@ import logging
 import math
 import re
 import secrets
-import socket
 import ssl
-import struct
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -30,19 +30,16 @@ from typing import Any, Callable
 from controller.config import NetworkConfig
 from controller.station.checks import Bad, checked
 from controller.station.commands import Refused, parse
-from controller.station.pageguard import SESSION_COOKIE, Guard, check_pin, client_of, made_up_pin
+from controller.station.pageguard import SESSION_COOKIE, Guard, check_pin, made_up_pin
 from controller.station.topics import ALL, split
+from controller.station.webserver import (
+    PageServer, cookies_of, drop, is_loopback, reply, send_json,
+)
 
 log = logging.getLogger("gamebox.classroom")
 
 PAGE = Path(__file__).with_name("page.html")
 LEAVES = ("state", "online", "health", "events")
-MAX_REQUEST = 16 * 1024
-MAX_CONNECTIONS = 64  # at once, live streams and TLS handshakes included
-PER_ADDRESS = 8  # of them from one client (an address, an IPv6 /64): a browser needs a stream and a few requests
-SIGNED_IN_ROOM = 16  # of them only for clients with a signed-in session: a room full of pupils cannot lock the teacher out
-REQUEST_SECONDS = 10.0  # to send a whole request, head and body
-STALLED_SECONDS = 30.0  # a browser that reads nothing this long is let go
 KEEPALIVE = 15.0  # seconds between two SSE comments, so proxies and tablets keep the stream open
 STATION = re.compile(r"^[A-Za-z0-9_-]{1,64}$")
 MAX_STATIONS = 60  # shown on the page; more are counted, not shown
@@ -53,23 +50,20 @@ HEARTBEAT_MISSES = 2.5  # health periods without a word before a station shows o
 BAD_LOG_EVERY = 60.0  # seconds between two log lines about dropped payloads
 STATION_BURST, STATION_RATE = 10, 10.0  # updates a station may send at once, and per second past that (a box: ~1)
 RELEASE_SECONDS = 0.05  # how often a station held back past its share gets its newest update through
-MAX_INBOX = 20_000  # messages read from the broker, not yet looked at: past it the newest are dropped (and counted)
 REPLACED = "event: replaced\ndata: {}\n\n"  # the last message of a stream that a newer one of its session replaced
 
 
-class Inbox(asyncio.Queue):  # type: ignore[type-arg]
-    """The page's incoming MQTT messages, bounded: a station sending faster than the page reads cannot eat the
-    laptop's memory; what does not fit is dropped and counted (told in the log once a minute), not logged each."""
+class Feed(asyncio.Queue):  # type: ignore[type-arg]
+    """aiomqtt's incoming queue, replaced by a call: each message is looked at the moment paho has read it, so a
+    flood costs its topic's split and a dict lookup, and nothing of another station waits behind it in a queue."""
 
-    def __init__(self, maxsize: int = MAX_INBOX) -> None:
-        super().__init__(maxsize)
-        self.dropped = 0
+    def __init__(self, take: Callable[[str, bytes], None], maxsize: int = 0) -> None:
+        super().__init__()
+        self._take = take
 
     def put_nowait(self, item: Any) -> None:
-        if self.full():
-            self.dropped += 1
-            return
-        super().put_nowait(item)
+        payload = item.payload if isinstance(item.payload, bytes) else str(item.payload).encode()
+        self._take(str(item.topic), payload)
 
 
 class NoStation(Refused):
@@ -293,48 +287,40 @@ def _cell(text: str) -> str:
     return "'" + text if text[:1] in ("=", "+", "-", "@", "\t", "\r") else text
 
 
-class TeacherPage:
-    """The HTTP side and the MQTT side of ``gamebox classroom``."""
+class TeacherPage(PageServer):
+    """The teacher's page: the MQTT side (a connection for the room, one per station) and the page's routes."""
 
     def __init__(self, settings: NetworkConfig, listen: str = "127.0.0.1", port: int = 8080, pin: str | None = None,
-                 names: tuple[str, ...] = (), max_connections: int = MAX_CONNECTIONS,
-                 request_seconds: float = REQUEST_SECONDS, tls: ssl.SSLContext | None = None,
-                 stalled_seconds: float = STALLED_SECONDS, clock: Callable[[], float] = time.monotonic) -> None:
-        self.settings, self.listen, self.port, self.tls = settings, listen, port, tls
-        self.max_connections, self.request_seconds, self.stalled_seconds = max_connections, request_seconds, stalled_seconds
-        self.per_address, self.signed_in_room = min(PER_ADDRESS, max_connections), min(SIGNED_IN_ROOM, max_connections // 4)
+                 names: tuple[str, ...] = (), tls: ssl.SSLContext | None = None,
+                 clock: Callable[[], float] = time.monotonic, **limits: Any) -> None:
+        """``limits``: :class:`~controller.station.webserver.PageServer`'s (``max_connections``, ``request_seconds``,
+        ``stalled_seconds``)."""
         self.pin, self.made_up = check_pin(pin), False
         if self.pin is None and not is_loopback(listen):
             self.pin, self.made_up = made_up_pin(), True
-        self.guard = Guard(self.pin, names, clock)
+        super().__init__(Guard(self.pin, names, clock), listen, port, tls, **limits)
+        self.settings = settings
         self.room = Classroom(settings.prefix)
-        self._connections, self._full_told = 0, False
-        self._per_address: dict[str, int] = {}  # client -> connections open
-        self._told: set[str] = set()  # clients whose turning away was logged (until they are under the limit again)
         self._streams: dict[str, asyncio.Queue[str]] = {}  # session (or client, without a PIN) -> its one live stream
-        self.client: Any = None
-        self.inbox = Inbox()
-        self._inbox_told_at: float | None = None
-        self._sockets: list[socket.socket] = []
-        self._open: set[asyncio.Task[None]] = set()
+        self.client: Any = None  # the room's connection, which sends the commands
+        self.readers: dict[str, asyncio.Task[None]] = {}  # station -> the task of its own connection
 
     @property
     def needs_pin(self) -> bool:
         return self.pin is not None
 
+    @property
+    def keeps_room(self) -> bool:
+        return self.needs_pin  # without a PIN there are no sessions to keep room for
+
     async def start(self) -> None:
-        self._sockets = listening_sockets(self.listen, self.port)
-        self.port = self._sockets[0].getsockname()[1]
-        self._tasks = [asyncio.create_task(self._accept(sock)) for sock in self._sockets]
-        self._tasks += [asyncio.create_task(self._mqtt()), asyncio.create_task(self._tick()),
+        await super().start()
+        self._tasks += [asyncio.create_task(self._listen(None)), asyncio.create_task(self._tick()),
                         asyncio.create_task(self._release())]
 
     async def stop(self) -> None:
-        for task in [*self._tasks, *self._open]:
-            task.cancel()
-        await asyncio.gather(*self._tasks, *self._open, return_exceptions=True)
-        for sock in self._sockets:
-            sock.close()
+        self._tasks += self.readers.values()
+        await super().stop()
 
     async def _tick(self) -> None:
         """Once a second: silent stations are shown offline, and what changed in bulk (stations ignored) is told."""
@@ -343,18 +329,6 @@ class TeacherPage:
             self.room.check_heartbeats()
             if self.room.room_changed:
                 self.room.push_room()
-            self._tell_dropped()
-
-    def _new_inbox(self, maxsize: int) -> Inbox:
-        """The incoming queue of each new connection to the broker (aiomqtt makes it), kept to count what it drops."""
-        self.inbox = Inbox(maxsize)
-        return self.inbox
-
-    def _tell_dropped(self) -> None:
-        now = time.monotonic()
-        if self.inbox.dropped and (self._inbox_told_at is None or now - self._inbox_told_at >= BAD_LOG_EVERY):
-            log.warning("the broker sent more than the page can read: %d messages dropped", self.inbox.dropped)
-            self.inbox.dropped, self._inbox_told_at = 0, now
 
     async def _release(self) -> None:
         """Stations held back for sending more than their share get their newest update through, at their rate."""
@@ -363,33 +337,58 @@ class TeacherPage:
             self.room.release()
 
     # -- MQTT -------------------------------------------------------------------------------
-    async def _mqtt(self) -> None:
+    def _discovered(self, topic: str, payload: bytes) -> None:
+        """A message on the room's connection: a station not yet on a connection of its own is taken, and gets one."""
+        where = split(self.settings.prefix, topic)
+        if where is not None and where[0] in self.readers:  # it is read on its own connection
+            return
+        self.room.take(topic, payload)
+        for name in self.room.stations.keys() - self.readers.keys():
+            self.readers[name] = asyncio.create_task(self._listen(name))
+
+    def _station_said(self, station: str, topic: str, payload: bytes) -> None:
+        """A message on one station's own connection; a station gone from the page stops its connection."""
+        self.room.take(topic, payload)
+        if station not in self.room.stations and station in self.readers:
+            self.readers.pop(station).cancel()
+
+    async def _listen(self, station: str | None) -> None:
+        """One connection to the broker, kept up: the room's (``station`` None: every station's retained ``online``,
+        and the commands) or one station's own (its four topics). A station's flood fills only its own connection:
+        the broker queues (and past ``max_queued_messages`` drops) per connection, and the page reads its
+        connections in turn, one message each."""
         import aiomqtt
 
         from controller.station.link import RETRY_FIRST, RETRY_MOST, tls_parameters
 
         s, delay, said = self.settings, RETRY_FIRST, False
+        if station is None:
+            topics, take = [f"{s.prefix}/+/online"], self._discovered
+        else:
+            topics = [f"{s.prefix}/{station}/{leaf}" for leaf in LEAVES]
+            take = functools.partial(self._station_said, station)
         while True:
             try:
                 tls = tls_parameters(aiomqtt, s)
                 async with aiomqtt.Client(s.broker, s.port, username=s.username, tls_params=tls,
                                           password=s.password.get_secret_value() if s.password else None,
-                                          queue_type=self._new_inbox, max_queued_incoming_messages=MAX_INBOX) as client:
-                    for leaf in LEAVES:
-                        await client.subscribe(f"{s.prefix}/+/{leaf}", qos=1)
-                    self.client, delay, said = client, RETRY_FIRST, False
-                    self.room.broker = True
-                    self.room.push_room()
-                    log.info("listening to the stations on %s:%d", s.broker, s.port)
-                    async for message in client.messages:
-                        payload = message.payload if isinstance(message.payload, bytes) else str(message.payload).encode()
-                        self.room.take(str(message.topic), payload)
+                                          queue_type=functools.partial(Feed, take)) as client:  # type: ignore[arg-type]
+                    await client.subscribe([(topic, 1) for topic in topics])  # one packet: a station's state
+                    # is never shown before its answers (events) are heard
+                    delay, said = RETRY_FIRST, False
+                    if station is None:
+                        self.client, self.room.broker = client, True
+                        self.room.push_room()
+                        log.info("listening to the stations on %s:%d", s.broker, s.port)
+                    async for _ in client.messages:  # never an item (the Feed took each): until the connection ends
+                        pass
             except aiomqtt.MqttError as exc:
-                self.client = None
-                if self.room.broker or not said:
-                    self.room.broker = False
-                    self.room.push_room()
-                (log.debug if said else log.warning)("broker %s:%d: %s; trying again", s.broker, s.port, exc)
+                if station is None:
+                    self.client = None
+                    if self.room.broker or not said:
+                        self.room.broker = False
+                        self.room.push_room()
+                    (log.debug if said else log.warning)("broker %s:%d: %s; trying again", s.broker, s.port, exc)
                 said = True
             await asyncio.sleep(delay)
             delay = min(delay * 2, RETRY_MOST)
@@ -415,111 +414,29 @@ class TeacherPage:
         return {"id": command_id, "stations": online if station == ALL else [station]}
 
     # -- HTTP -------------------------------------------------------------------------------
-    async def _accept(self, sock: socket.socket) -> None:
-        """Accept connections ourselves, so that at most ``max_connections`` are open, TLS handshakes included
-        (asyncio's own server shakes hands before counting), at most ``per_address`` from one client, and the last
-        SIGNED_IN_ROOM only for clients with a session; the rest are closed at once, told in one line."""
-        loop = asyncio.get_running_loop()
-        while True:
-            conn, peer = await loop.sock_accept(sock)
-            client = client_of(str(peer[0]))
-            if not self._admit(client):
-                conn.close()
-                continue
-            self._connections += 1
-            self._per_address[client] = self._per_address.get(client, 0) + 1
-            task = asyncio.create_task(self._connection(conn, client))
-            self._open.add(task)
-            task.add_done_callback(self._open.discard)
-
-    def _admit(self, client: str) -> bool:
-        full = self._connections >= self.max_connections
-        if full or (self.pin is not None and self._connections >= self.max_connections - self.signed_in_room
-                    and not self.guard.signed_in(client)):
-            if not self._full_told:
-                log.warning("%d connections open: more are turned away until some close%s", self._connections,
-                            "" if full else f" (the last {self.signed_in_room} are kept for signed-in sessions)")
-                self._full_told = True
-            return False
-        if self._per_address.get(client, 0) >= self.per_address:
-            if client not in self._told:
-                log.warning("client %s has %d connections open: more from it are turned away", client, self.per_address)
-                self._told.add(client)
-            return False
-        return True
-
-    async def _connection(self, conn: socket.socket, client: str) -> None:
-        """One connection: its TLS handshake within ``request_seconds``, then its request."""
-        loop = asyncio.get_running_loop()
-        reader = asyncio.StreamReader()
-        try:
-            try:
-                transport, protocol = await loop.connect_accepted_socket(
-                    lambda: asyncio.StreamReaderProtocol(reader), conn, ssl=self.tls,
-                    ssl_handshake_timeout=self.request_seconds if self.tls else None)
-            except (OSError, asyncio.TimeoutError):  # the handshake failed or took too long (ssl.SSLError is an OSError)
-                conn.close()
-                return
-            await self._serve(reader, asyncio.StreamWriter(transport, protocol, reader, loop), client)
-        finally:
-            self._connections -= 1
-            self._per_address[client] -= 1
-            if not self._per_address[client]:
-                del self._per_address[client]
-                self._told.discard(client)
-            if self._connections < self.max_connections - self.signed_in_room:
-                self._full_told = False
-
-    async def _serve(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter, client: str) -> None:
-        """One request per connection, read whole within ``request_seconds``."""
-        try:
-            try:
-                method, path, headers, body = await asyncio.wait_for(_read_request(reader), self.request_seconds)
-            except ValueError as exc:
-                await _reply(writer, 400, "text/plain", str(exc).encode())
-                return
-            await self._route(method, path.split("?")[0], headers, body, writer, client)
-        except asyncio.TimeoutError:  # a request that never came whole, or a browser that stopped reading
-            _drop(writer)
-        except (asyncio.IncompleteReadError, asyncio.LimitOverrunError, ConnectionError):
-            pass
-        finally:
-            writer.close()
-
-    async def _refused(self, method: str, headers: dict[str, str], writer: asyncio.StreamWriter) -> bool:
-        """Answer and True for a foreign Host (DNS rebinding) or a POST not from the page itself (CSRF)."""
-        guard, host = self.guard, headers.get("host")
-        if not guard.host_ok(host):
-            await _reply(writer, 421, "text/plain", b"this page answers only to its own address")
-            return True
-        if method == "POST" and not (guard.origin_ok(headers.get("origin"), host) and guard.token_ok(headers.get("x-token"))):
-            await _json(writer, 403, {"error": "only the page itself can do that: reload it"})
-            return True
-        return False
-
     async def _route(self, method: str, path: str, headers: dict[str, str], body: bytes,
                      writer: asyncio.StreamWriter, client: str) -> None:
         guard = self.guard
         if await self._refused(method, headers, writer):
             return
-        cookies = _cookies(headers.get("cookie", ""))
+        cookies = cookies_of(headers.get("cookie", ""))
         if method == "GET" and path == "/":
-            await _reply(writer, 200, "text/html; charset=utf-8", self._page())
+            await reply(writer, 200, "text/html; charset=utf-8", self._page())
         elif method == "POST" and path == "/login":
             await self._login(client, body, writer)
         elif path in ("/stream", "/stats.csv", "/command", "/session") and not guard.has_session(cookies):
-            await _json(writer, 403, {"error": "PIN needed"})
+            await send_json(writer, 403, {"error": "PIN needed"})
         elif method == "GET" and path == "/session":
-            await _json(writer, 200, {"ok": True})
+            await send_json(writer, 200, {"ok": True})
         elif method == "GET" and path == "/stream":
             await self._stream(writer, cookies.get(SESSION_COOKIE, "") if self.pin else client)
         elif method == "GET" and path == "/stats.csv":
-            await _reply(writer, 200, "text/csv; charset=utf-8", self.room.csv().encode(),
+            await reply(writer, 200, "text/csv; charset=utf-8", self.room.csv().encode(),
                          extra="Content-Disposition: attachment; filename=classroom-stats.csv\r\n")
         elif method == "POST" and path == "/command":
             await self._command(body, writer)
         else:
-            await _reply(writer, 404, "text/plain", b"not found")
+            await reply(writer, 404, "text/plain", b"not found")
 
     def _page(self) -> bytes:
         settings = json.dumps({"token": self.guard.token, "pin": self.needs_pin})
@@ -527,11 +444,11 @@ class TeacherPage:
 
     async def _login(self, client: str, body: bytes, writer: asyncio.StreamWriter) -> None:
         if self.pin is None:
-            await _json(writer, 200, {"ok": True})
+            await send_json(writer, 200, {"ok": True})
             return
         wait = self.guard.wait_left(client)
         if wait > 0:
-            await _json(writer, 429, {"error": f"wait {math.ceil(wait)} s before the next try"})
+            await send_json(writer, 429, {"error": f"wait {math.ceil(wait)} s before the next try"})
             return
         try:
             pin = json.loads(body).get("pin")
@@ -539,9 +456,9 @@ class TeacherPage:
             pin = None
         session = self.guard.login(client, pin) if isinstance(pin, str) else None
         if session is None:
-            await _json(writer, 403, {"error": "wrong PIN"})
+            await send_json(writer, 403, {"error": "wrong PIN"})
             return
-        await _json(writer, 200, {"ok": True},
+        await send_json(writer, 200, {"ok": True},
                     extra=f"Set-Cookie: {SESSION_COOKIE}={session}; HttpOnly; SameSite=Strict; Path=/"
                           f"{'; Secure' if self.tls else ''}\r\n")
 
@@ -554,9 +471,9 @@ class TeacherPage:
         except (ValueError, Refused) as exc:
             reason = str(exc) or "a JSON object {station, command, value} is expected"
             status = 404 if isinstance(exc, NoStation) else 409 if isinstance(exc, Unavailable) else 400
-            await _json(writer, status, {"error": reason})
+            await send_json(writer, status, {"error": reason})
             return
-        await _json(writer, 200, sent)
+        await send_json(writer, 200, sent)
 
     async def _stream(self, writer: asyncio.StreamWriter, owner: str) -> None:
         """The live stream; one per session (per client without a PIN): a newer one replaces it, and says so."""
@@ -582,7 +499,7 @@ class TeacherPage:
                 await asyncio.wait_for(writer.drain(), self.stalled_seconds)  # a browser that stopped reading is let go
                 if message == REPLACED:
                     return
-            _drop(writer)  # too slow to follow: the browser reconnects and gets everything
+            drop(writer)  # too slow to follow: the browser reconnects and gets everything
         finally:
             self.room.listeners.discard(queue)
             self.room.overflowed.discard(queue)
@@ -590,75 +507,9 @@ class TeacherPage:
                 del self._streams[owner]
 
 
-async def _read_request(reader: asyncio.StreamReader) -> tuple[str, str, dict[str, str], bytes]:
-    head = await reader.readuntil(b"\r\n\r\n")
-    if len(head) > MAX_REQUEST:
-        raise ValueError("request too large")
-    request, *header_lines = head.decode("latin-1").split("\r\n")
-    try:
-        method, path, _ = request.split(" ", 2)
-        length = int(dict((k.strip().lower(), v) for k, _, v in (h.partition(":") for h in header_lines if h))
-                     .get("content-length", "0"))
-    except ValueError:
-        raise ValueError("not an HTTP request") from None
-    headers = {k.strip().lower(): v.strip() for k, _, v in (h.partition(":") for h in header_lines if h)}
-    if not 0 <= length <= MAX_REQUEST:
-        raise ValueError("body too large")
-    return method, path, headers, await reader.readexactly(length) if length else b""
-
-
-def _drop(writer: asyncio.StreamWriter) -> None:
-    """Let a connection go at once (a reset): a close would keep it, and what it did not read, until it reads."""
-    sock = writer.get_extra_info("socket")
-    if sock is not None:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_LINGER, struct.pack("ii", 1, 0))
-    writer.transport.abort()
-
-
-def _cookies(header: str) -> dict[str, str]:
-    return {k.strip(): v.strip() for k, _, v in (part.partition("=") for part in header.split(";")) if k.strip()}
-
-
-async def _json(writer: asyncio.StreamWriter, status: int, value: Any, extra: str = "") -> None:
-    await _reply(writer, status, "application/json", json.dumps(value).encode(), extra)
-
-
-async def _reply(writer: asyncio.StreamWriter, status: int, kind: str, body: bytes, extra: str = "") -> None:
-    reason = {200: "OK", 400: "Bad Request", 403: "Forbidden", 404: "Not Found", 409: "Conflict",
-              421: "Misdirected Request", 429: "Too Many Requests"}[status]
-    writer.write(f"HTTP/1.1 {status} {reason}\r\nContent-Type: {kind}\r\nContent-Length: {len(body)}\r\n"
-                 f"Cache-Control: no-store\r\n{extra}Connection: close\r\n\r\n".encode() + body)
-    await asyncio.wait_for(writer.drain(), STALLED_SECONDS)
-
-
 def is_online(entry: dict[str, Any]) -> bool:
     """The station said it is online, and its heartbeat has not gone silent since."""
     return bool((entry.get("online") or {}).get("online")) and not entry.get("silent")
-
-
-def listening_sockets(host: str, port: int) -> list[socket.socket]:
-    """Listening sockets on every address of ``host`` (one port for all: the first one's, when ``port`` is 0)."""
-    sockets: list[socket.socket] = []
-    try:
-        for family, kind, proto, _, address in socket.getaddrinfo(host or None, port, type=socket.SOCK_STREAM,
-                                                                  flags=socket.AI_PASSIVE):
-            sock = socket.socket(family, kind, proto)
-            sockets.append(sock)
-            sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-            if family == socket.AF_INET6:
-                sock.setsockopt(socket.IPPROTO_IPV6, socket.IPV6_V6ONLY, 1)
-            sock.bind((address[0], sockets[0].getsockname()[1] if len(sockets) > 1 else port, *address[2:]))
-            sock.listen(100)
-            sock.setblocking(False)
-    except OSError:
-        for sock in sockets:
-            sock.close()
-        raise
-    return sockets
-
-
-def is_loopback(host: str) -> bool:
-    return host in ("127.0.0.1", "::1", "localhost")
 
 
 async def serve(page: TeacherPage, out: Any = print) -> None:
@@ -668,13 +519,6 @@ async def serve(page: TeacherPage, out: Any = print) -> None:
     if page.made_up:
         out(f"PIN for the page: {page.pin}")
     await asyncio.Event().wait()
-
-
-def https(cert: Path, key: Path) -> ssl.SSLContext:
-    """The page's TLS from a certificate and its key (PEM); OSError or ssl.SSLError when they do not load."""
-    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
-    context.load_cert_chain(cert, key)
-    return context
 
 
 def run_classroom(settings: NetworkConfig, listen: str, port: int, pin: str | None, names: tuple[str, ...] = (),

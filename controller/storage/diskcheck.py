@@ -13,7 +13,9 @@ import sqlite3
 from pathlib import Path
 from typing import NamedTuple
 
+from controller.storage.boxid import BOX_ID_NAME, read_box_id
 from controller.storage.journal import Journal, JournalError
+from controller.storage.journalfile import journal_owner
 from controller.storage.store import cause
 from hardware.doctor import Row
 
@@ -106,6 +108,12 @@ def _journal_row(path: Path, storage_fix: str) -> Row:
         journal.close()
     if check != "ok":
         return Row("journal", "sqlite", "FAULT", f"{path}: damaged: {check}", _DAMAGED)
+    owner, mine = journal_owner(path), read_box_id(path.parent)
+    if owner is not None and mine is not None and owner != mine:  # a start refuses it (a box never writes there)
+        return Row("journal", "sqlite", "FAULT", f"{path}: another box's journal (made by box {owner}; this box is "
+                   f"{mine}), {games} game{'' if games == 1 else 's'}",
+                   f"move it out of {path.parent} to start a new journal here, or copy that box's {BOX_ID_NAME} "
+                   "file along with it to play it on this box")
     return Row("journal", "sqlite", "ok", f"{path}: quick_check ok, {games} game{'' if games == 1 else 's'}")
 
 

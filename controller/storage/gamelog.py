@@ -84,18 +84,20 @@ class GameLog(JournalFile):
         with self._transaction():
             self.db.execute("UPDATE games SET abandoned=1, note=? WHERE id=?", (why[:200], game_id))
 
-    def undo(self, game_id: int, seq: int) -> dict[str, Any]:
-        """Take the game's last action (which must be ``seq``) out of its log, keeping it in ``undone``."""
+    def undo(self, game_id: int, seq: int, count: int = 1) -> dict[str, Any]:
+        """Take the game's last ``count`` actions (the last must be ``seq``) out of its log, keeping them in
+        ``undone``, all or none (a play and the hang its penalty asked for go together); the earliest is returned."""
         with self._transaction():
-            row = self.db.execute(
-                "SELECT seq, action FROM actions WHERE game_id=? ORDER BY seq DESC LIMIT 1", (game_id,)
-            ).fetchone()
-            if row is None or row[0] != seq:
-                raise JournalError(f"{self.path}: cannot undo seq {seq} of game {game_id}: "
-                                   f"its last action is {None if row is None else row[0]}")
-            self.db.execute("DELETE FROM actions WHERE game_id=? AND seq=?", (game_id, seq))
-            self.db.execute("INSERT INTO undone (game_id, seq, action, at) VALUES (?,?,?,?)",
-                            (game_id, seq, row[1], self.wall()))
+            for at in range(seq, seq - count, -1):
+                row = self.db.execute(
+                    "SELECT seq, action FROM actions WHERE game_id=? ORDER BY seq DESC LIMIT 1", (game_id,)
+                ).fetchone()
+                if row is None or row[0] != at:
+                    raise JournalError(f"{self.path}: cannot undo seq {at} of game {game_id}: "
+                                       f"its last action is {None if row is None else row[0]}")
+                self.db.execute("DELETE FROM actions WHERE game_id=? AND seq=?", (game_id, at))
+                self.db.execute("INSERT INTO undone (game_id, seq, action, at) VALUES (?,?,?,?)",
+                                (game_id, at, row[1], self.wall()))
             self.db.execute("UPDATE games SET ended=NULL, winners=NULL WHERE id=?", (game_id,))
         return _loads_action(row[1]) or {}
 

@@ -103,5 +103,5 @@ def test_the_journal_keeps_only_the_fields_the_referee_logged(tmp_path: Path) ->
     box, _stage, _clock = make_box(tmp_path)
     assert box.new_game("pirates", 2)
     card = box.engine.view()["pile"][-1] if box.engine.awaiting != "start_card" else "red-pirate-1"
-    assert box._act({"type": "start_card", "card": card, "note": float("nan")})
+    assert box.play.act({"type": "start_card", "card": card, "note": float("nan")})
     assert Journal(tmp_path / "journal.sqlite").actions(box.game_id) == [{"type": "start_card", "card": card}]

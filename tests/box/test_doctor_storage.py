@@ -121,3 +121,30 @@ def test_an_unwritable_state_folder_is_fixed_in_that_folder_never_above_it(tmp_p
     assert f"sudo chown -R $USER {state}" in next(line for line in lines if line.startswith("fix storage:"))
     for system_folder in ("/var/lib", "/var", "/"):
         assert "chown" not in diskcheck._ownership_fix(Path(system_folder))
+
+
+def test_another_box_s_journal_and_a_newer_one_are_faults_with_their_fix(tmp_path, capsys):
+    """Issue 32: a start refuses a journal another box made, or a newer gamebox wrote; doctor says so before it."""
+    import shutil
+    import sqlite3
+
+    from controller.storage.boxid import box_id
+    from controller.storage.journalfile import SCHEMA_VERSION, journal_owner
+
+    mine, theirs = tmp_path / "mine", tmp_path / "theirs"
+    mine.mkdir()
+    box_id(mine)
+    journal_with_a_game(theirs)
+    box_id(theirs, None)
+    shutil.copyfile(theirs / "journal.sqlite", mine / "journal.sqlite")  # another box's card contents copied over
+    code, rows, lines = doctor(mine, capsys)
+    assert code != 0 and rows["journal"][2] == "FAULT"
+    assert f"another box's journal (made by box {box_id(theirs)}; this box is {box_id(mine)})" in rows["journal"][3]
+    assert any("copy that box's box-id file along with it" in line for line in lines)
+    assert journal_owner(mine / "journal.sqlite") == box_id(theirs), "doctor changed nothing"
+    db = sqlite3.connect(theirs / "journal.sqlite")
+    db.execute(f"PRAGMA user_version={SCHEMA_VERSION + 1}")
+    db.close()
+    code, rows, lines = doctor(theirs, capsys)
+    assert code != 0 and rows["journal"][2] == "FAULT" and "newer gamebox" in rows["journal"][3]
+    assert any("update gamebox" in line for line in lines)

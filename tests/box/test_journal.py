@@ -261,6 +261,24 @@ def test_undo_takes_back_the_last_action_and_keeps_it(tmp_path: Path) -> None:
     assert journal.unfinished().id == gid
 
 
+def test_undo_of_a_play_and_the_hang_it_forced_takes_both_or_neither(tmp_path: Path) -> None:
+    """One undo may take back two actions (a play whose penalty card was hung, ruling F8): in one transaction."""
+    journal = Journal(tmp_path / "j.sqlite")
+    gid = journal.start_game("floppy-ears", 2, {}, 0)
+    actions = [{"type": "draw", "player": 0}, {"type": "play", "player": 1, "card": "red-1"},
+               {"type": "hang", "player": 1, "ear": "left", "card": "red-2"}]
+    for seq, action in enumerate(actions):
+        journal.record(gid, seq, action)
+    with pytest.raises(JournalError, match="cannot undo seq 3"):
+        journal.undo(gid, 3, count=2)
+    assert journal.actions(gid) == actions and journal.undone(gid) == []
+    assert journal.undo(gid, 2, count=2) == actions[1]
+    assert journal.actions(gid) == actions[:1] and journal.undone(gid) == [actions[2], actions[1]]
+    with pytest.raises(JournalError, match="cannot undo seq -1"):
+        journal.undo(gid, 0, count=2)  # only one is left: nothing is taken
+    assert journal.actions(gid) == actions[:1]
+
+
 def test_rows_that_do_not_parse_set_that_game_aside_and_keep_the_rest(tmp_path: Path, capsys) -> None:
     """Finding 4: options or an action that is not JSON crash neither status, history nor a start."""
     path = tmp_path / "journal.sqlite"

@@ -137,7 +137,7 @@ def test_a_roll_taken_back_is_rolled_again_afresh_also_after_a_restart(tmp_path:
     """Each Policecats turn is one roll (docs/rulings.md C2, C5-C7): a roll taken back does not come back as the same roll."""
     box, stage, clock = make_box(tmp_path, seed=11)
     box.new_game("policecats", 3)
-    faces = box._faces()
+    faces = box.play.faces()
     expected = random.Random(11)
     box.press("die")
     assert box.engine.log[-1]["face"] == expected.choice(faces)

@@ -129,7 +129,7 @@ def test_the_box_says_the_reason_of_the_refusal_it_got(tmp_path: Path) -> None:
     box, stage, clock = make_box(tmp_path)
     box.new_game("policecats", 3)
     for action in [*TABLEAU, *turn(0, "dog")]:
-        assert box._act(action)
+        assert box.play.act(action)
     box.tap("table", "family-1-kittens")
     name, context = stage.shows[-1]
     assert (name, context["code"], context["key"]) == ("rejected", "not_eligible", "kittens_need_parent")
@@ -366,7 +366,7 @@ def test_log_lines_and_refusal_texts_count_players_from_one(tmp_path: Path, capl
     box, stage, clock = make_box(tmp_path)
     box.new_game("policecats", 3)
     with caplog.at_level("INFO", logger="gamebox.box"):
-        box._act({"type": "roll", "player": 1, "face": "cat"})
+        box.play.act({"type": "roll", "player": 1, "face": "cat"})
     assert "rejected Player 2: roll face=cat: not_your_turn (it is Player 1's turn, not Player 2's)" in caplog.text
     assert stage.shows[-1][1]["reason"] == "it is Player 1's turn, not Player 2's"
     assert box.status_line() == "policecats: player 1 to roll"

@@ -144,6 +144,8 @@ def test_a_setting_is_validated_by_the_box_model_written_atomically_and_taken_li
             bad = await ask(path, "config.set", values={"call_window": 99.0, "volume": "loud",
                                                         "games": {"pirates": {"wins_needed": "x"}}})
             assert not bad["ok"] and set(bad["problems"]) == {"call_window", "volume", "games"}
+            assert {k: (r["key"], r.get("le")) for k, r in bad["reasons"].items()} == {
+                "call_window": ("p_le", 10.0), "volume": ("p_number", None), "games": ("p_game", None)}  # the page's words
             assert config_file.read_bytes() == before  # an invalid value is never written
             good = await ask(path, "config.set", values={"language": "de", "call_window": 4.0, "debounce_ms": 30,
                                                          "games": {"floppy-ears": {"bark_rule": False}}})
@@ -205,6 +207,71 @@ def test_pairing_needs_a_hold_of_the_die_and_the_code_survives_only_a_few_wrong_
             reader.remove()
             await clock.run_for(0.1)
             assert (await ask(path, "pair.check", code=spoken_code(lines)))["ok"]
+        finally:
+            await stopped(daemon, task)
+
+    run(go())
+
+
+def test_a_stranger_cannot_arm_the_die_mid_game_and_a_hold_keeps_its_game_meaning(tmp_path: Path) -> None:
+    """The attack: a phone on the home network asks for a code while a game is under way, to take the family's next
+    hold of the die. The box refuses in words, the hold stays the game's (the undo gesture asks "hold again"), and
+    the pairing card still pairs mid-game."""
+    async def go():
+        daemon, task, clock, lines, path = await boxed(tmp_path)
+        try:
+            assert daemon.box.new_game("pirates", 2)
+            answer = await ask(path, "pair.begin")
+            assert not answer["ok"] and answer["key"] == "pair_playing" and "game" in answer["error"]
+            said = len(lines)
+            await hold_die(daemon, clock)
+            assert not any(line.startswith("show: pair_code") for line in lines[said:])
+            assert "say: Hold the button again to take back." in lines[said:], lines[said:]  # the undo gesture's first hold
+            reader = next(iter(daemon.devices.readers.values()))
+            reader.tap(card_uid("control-pair"), "control-pair")
+            await clock.run_for(0.2)
+            reader.remove()
+            await clock.run_for(0.1)
+            assert (await ask(path, "pair.check", code=spoken_code(lines)))["ok"]
+            assert daemon.box.engine is not None and not daemon.box.engine.over  # the game goes on
+        finally:
+            await stopped(daemon, task)
+
+    run(go())
+
+
+def test_an_armed_box_says_so_and_one_client_cannot_keep_it_armed(tmp_path: Path) -> None:
+    """Armed in the menu, the box says out loud what a hold now does and lights; asking again does not stretch the
+    minute, and after a few arms in a row the box waits before it can be armed again (the page limits each address)."""
+    async def go():
+        daemon, task, clock, lines, path = await boxed(tmp_path)
+        try:
+            said = len(lines)
+            first = await ask(path, "pair.begin")
+            assert first["ok"] and "show: pair_armed" in lines[said:]
+            assert any(line.startswith("say: ") and "phone" in line for line in lines[said:])
+            await clock.run_for(30)
+            ring = daemon.devices.leds.shown("turn-ring")
+            assert all(b > 2 * max(r, g) > -1 and b > 0 for r, g, b in ring), ring  # glowing blue while it waits
+            again = await ask(path, "pair.begin")
+            assert again["ok"] and again["armed_for"] <= first["armed_for"] - 29  # not renewed
+            await clock.run_for(31)
+            assert not next(r for r in daemon.rooms if isinstance(r, control.ControlRoom)).pairing.armed()
+            assert not all(b > 2 * max(r, g) for r, g, b in daemon.devices.leds.shown("turn-ring"))  # the menu's again  # the minute is over: a hold is the menu's again
+            answers = []
+            for _ in range(10):
+                answers.append(await ask(path, "pair.begin"))
+                await clock.run_for(61)
+            refused = [a for a in answers if not a["ok"]]
+            assert refused and refused[0]["key"] == "pair_busy", answers
+            await clock.run_for(3600)
+            assert (await ask(path, "pair.begin"))["ok"]  # an hour later a family's phone may ask again
+            assert daemon.box.new_game("pirates", 2)  # armed, then a game begins: the game's holds are its own
+            await clock.run_for(1)
+            assert not all(b > 2 * max(r, g) for r, g, b in daemon.devices.leds.shown("turn-ring"))
+            said = len(lines)
+            await hold_die(daemon, clock)
+            assert not any(line.startswith("show: pair_code") for line in lines[said:])
         finally:
             await stopped(daemon, task)
 

@@ -26,7 +26,8 @@ PHONE = {"viewport": {"width": 360, "height": 740}, "device_scale_factor": 2, "i
 
 def _env() -> dict[str, str]:
     env = dict(os.environ, PYTHONPATH=str(Path(__file__).resolve().parents[2]))
-    env.pop("RUNTIME_DIRECTORY", None)  # the socket is the state folder's, as outside systemd
+    env.pop("RUNTIME_DIRECTORY", None)  # the socket and the paired phones are the state folder's, as outside systemd
+    env.pop("STATE_DIRECTORY", None)
     return env
 
 
@@ -84,16 +85,21 @@ class HomeProcess:
 
     def __init__(self, folder: Path, box: BoxProcess, *extra: str, ca: Path | None = None) -> None:
         """``ca``: the page speaks HTTPS (``extra`` names its --cert and --key), with a certificate of this CA."""
-        self.port = free_port()
-        self.proc = subprocess.Popen(
-            [*GAMEBOX, "home", "--socket", str(box.socket), "--http-port", str(self.port), *extra],
-            stdout=subprocess.PIPE, stderr=open(folder / "home.log", "w"), text=True, env=_env())
+        self.port, self.folder = free_port(), folder
+        self.command = [*GAMEBOX, "home", "--socket", str(box.socket), "--state-dir", str(box.state),
+                        "--http-port", str(self.port), *extra]
+        self.url, self.ca = f"{'https' if ca else 'http'}://127.0.0.1:{self.port}/", ca
+        self.start()
+
+    def start(self) -> None:
+        """The page's process on its port (again, after :meth:`stop`: an update or a reboot)."""
+        self.proc = subprocess.Popen(self.command, stdout=subprocess.PIPE, stderr=open(self.folder / "home.log", "a"),
+                                     text=True, env=_env())
         self.lines: list[str] = []
         threading.Thread(target=lambda: [self.lines.append(line.strip()) for line in self.proc.stdout], daemon=True).start()
         wait_until(lambda: any(line.startswith("the family's page") for line in self.lines) or self.proc.poll() is not None,
                    20, "the family's page")
-        assert self.proc.poll() is None, (folder / "home.log").read_text()[-2000:]
-        self.url, self.ca = f"{'https' if ca else 'http'}://127.0.0.1:{self.port}/", ca
+        assert self.proc.poll() is None, (self.folder / "home.log").read_text()[-2000:]
 
     def paired_client(self, box: BoxProcess) -> PageClient:
         """A client of the page's own origin that paired with the code the box said."""

@@ -11,6 +11,7 @@ import asyncio
 import http.client
 import json
 import shutil
+import stat
 import tomllib
 from pathlib import Path
 
@@ -19,7 +20,8 @@ import pytest
 from controller.control.pairing import TRIES
 from controller.home import page as home
 from controller.home.page import HomePage
-from controller.station import classroom
+from controller.home.sessions import Sessions
+from controller.station import webserver
 from controller.station.pageguard import SESSION_COOKIE
 from tests.home.processes import BoxProcess, HomeProcess
 from tests.station.brokers import PageClient
@@ -105,6 +107,24 @@ def test_guessing_the_code_backs_off_per_address_and_the_code_dies_after_a_few_t
     assert status == 403  # the right code, after TRIES wrong ones in all: gone
 
 
+def test_one_address_cannot_keep_the_box_armed_and_the_box_says_when_it_is(box: BoxProcess, page: HomeProcess) -> None:
+    """A stranger renewing the ask to catch the family's next hold: the page takes one ask per address, the box says
+    out loud that a hold now pairs, and a second address's ask does not stretch the minute."""
+    stranger = PageClient(page.url)
+    heard = len(box.lines)
+    status, first = stranger.post("pair/begin", {})
+    assert status == 200 and first["armed_for"] == 60
+    status, again = stranger.post("pair/begin", {})
+    assert status == 200 and again["armed_for"] <= 60  # told, not renewed
+    status, other = post_from("127.0.0.2", page.port, "/pair/begin", {}, stranger.token)
+    assert status == 200 and other["armed_for"] <= 60
+    said = box.lines[heard:]
+    assert said.count("show: pair_armed") == 1 and "say: A phone wants to pair: hold the big button and I will say the code." in said
+    box.spoken_code()  # someone at the box held the die: the box is no longer armed
+    status, again = stranger.post("pair/begin", {})
+    assert status == 429 and again["key"] == "pair_wait"  # this address arms it again only after its wait
+
+
 def test_another_site_cannot_use_a_paired_phone(box: BoxProcess, page: HomeProcess) -> None:
     if CHROMIUM is None:
         pytest.skip("no Chromium: install Debian's chromium package")
@@ -155,7 +175,7 @@ def test_a_slow_client_and_a_flood_from_one_address_cannot_take_the_page(tmp_pat
         await served.start()
         try:
             held = []
-            for _ in range(classroom.PER_ADDRESS):  # one address, heads that never end
+            for _ in range(webserver.PER_ADDRESS):  # one address, heads that never end
                 reader, writer = await asyncio.open_connection("127.0.0.1", served.port)
                 writer.write(b"GET / HTTP/1.1\r\nHost: 127.0.0.1\r\n")
                 held.append((reader, writer))
@@ -180,14 +200,52 @@ def test_a_slow_client_and_a_flood_from_one_address_cannot_take_the_page(tmp_pat
     asyncio.run(main())
 
 
-def test_a_session_expires(tmp_path: Path) -> None:
-    now = [0.0]
-    served = HomePage(tmp_path / "no-box.sock", clock=lambda: now[0])
-    session = served._opened("10.0.0.5")
-    assert served.session_of({SESSION_COOKIE: session}) == session
+def test_a_paired_phone_stays_paired_through_a_restart_of_the_page_and_of_the_box(box: BoxProcess, page: HomeProcess) -> None:
+    """An update or a reboot: the page's process and the box stop and start again; the phone's cookie still works,
+    the file on disk holds no session's secret and is the page's alone; "forget all phones" ends every session."""
+    phone, other = page.paired_client(box), PageClient(page.url)
+    secret = next(c.value for c in phone.cookies if c.name == SESSION_COOKIE)
+    kept = box.state / "home-sessions.json"
+    assert secret not in kept.read_text() and stat.S_IMODE(kept.stat().st_mode) == 0o600
+    page.stop()
+    box.stop()
+    box.start()
+    page.start()
+    assert phone.get("api/view")[0] == 200
+    assert other.get("api/view")[0] == 403
+    phone.token = None  # the new page's token, as a browser reloading the page gets it
+    status, told = phone.post("api/forget", {"all": True})
+    assert status == 200 and told["forgotten"] == 1
+    page.stop()
+    page.start()
+    assert phone.get("api/view")[0] == 403
+
+
+def test_a_corrupt_or_foreign_sessions_file_is_one_log_line_and_the_page_serves(tmp_path: Path, box: BoxProcess) -> None:
+    kept = box.state / "home-sessions.json"
+    kept.write_text('{"kind": "something else", "sessions": "?"}')
+    page = HomeProcess(tmp_path, box)
+    try:
+        assert PageClient(page.url).get("")[0] == 200
+        phone = page.paired_client(box)  # pairing works, and writes a file of the page's own
+        assert phone.get("api/view")[0] == 200
+    finally:
+        page.stop()
+    log = (tmp_path / "home.log").read_text()
+    assert "home-sessions.json cannot be read" in log and "every phone pairs again" in log and "Traceback" not in log
+    assert (box.state / "home-sessions.json.bad").read_text().startswith('{"kind": "something else"')
+
+
+def test_a_session_ends_after_its_time_even_across_a_restart(tmp_path: Path) -> None:
+    now = [1_700_000_000.0]
+    kept = tmp_path / "sessions.json"
+    session = HomePage(tmp_path / "no-box.sock", sessions=Sessions(kept, wall=lambda: now[0]))._opened("10.0.0.5")
+    again = HomePage(tmp_path / "no-box.sock", sessions=Sessions(kept, wall=lambda: now[0]))
+    assert again.session_of({SESSION_COOKIE: session}) == session
     now[0] += home.SESSION_SECONDS
-    assert served.session_of({SESSION_COOKIE: session}) is None
-    assert served.session_of({SESSION_COOKIE: "made-up"}) is None
+    assert HomePage(tmp_path / "no-box.sock", sessions=Sessions(kept, wall=lambda: now[0])).session_of(
+        {SESSION_COOKIE: session}) is None
+    assert again.session_of({SESSION_COOKIE: "made-up"}) is None
 
 
 def test_the_page_without_its_box_says_so_and_does_not_fall_over(box: BoxProcess, page: HomeProcess) -> None:

@@ -102,7 +102,7 @@ def fits_a_phone(page) -> None:
 
 def test_pairing_is_all_an_unpaired_phone_sees_and_the_code_the_box_says_opens_the_page(
         tmp_path: Path, box: BoxProcess, phone) -> None:
-    assert phone.get_by_role("heading", name="Pair this phone with the box").is_visible()
+    phone.get_by_role("heading", name="Pair this phone with the box").wait_for()  # once the page knows it is unpaired
     assert not phone.get_by_role("tab", name="Settings").is_visible()
     phone.get_by_role("button", name="Ask the box for a code").click()
     phone.get_by_label("Code").fill("123")
@@ -113,6 +113,29 @@ def test_pairing_is_all_an_unpaired_phone_sees_and_the_code_the_box_says_opens_t
     pair(phone, box)
     assert phone.get_by_role("tab", name="Play").get_attribute("aria-selected") == "true"
     fits_a_phone(phone)
+    phone.get_by_role("tab", name="Keep").click()
+    phone.get_by_role("button", name="Forget this phone").click()  # a phone handed on: it pairs again
+    phone.get_by_role("heading", name="Pair this phone with the box").wait_for()
+    phone.reload()
+    phone.get_by_role("heading", name="Pair this phone with the box").wait_for()
+    assert not phone.get_by_role("tab", name="Settings").is_visible()
+    assert phone.errors == []
+
+
+def test_asking_for_a_code_mid_game_is_refused_on_the_page_in_its_language(
+        tmp_path: Path, box: BoxProcess, phone) -> None:
+    """A hold of the die mid-game is the game's (the undo gesture): the page says so, here in German, and points to
+    the pairing card; the box never says a code."""
+    box.send("tap control-game-pirates")
+    box.send("tap control-players-2")
+    wait_until(lambda: "show: deal: pirates" in box.lines, what="a game under way")
+    phone.get_by_label("Language of this page").select_option("de")
+    phone.get_by_role("button", name="Die Box nach einem Code fragen").click()
+    phone.get_by_text("Ein Spiel läuft: Halten des Knopfes gehört jetzt dem Spiel.").wait_for()
+    assert not phone.get_by_text("Halte jetzt den großen Knopf").is_visible()
+    box.send("hold die")
+    wait_until(lambda: "say: Hold the button again to take back." in box.lines, what="the game's undo gesture")
+    assert "show: pair_code" not in box.lines
     assert phone.errors == []
 
 
@@ -152,9 +175,12 @@ def test_cards_enrol_a_deck_card_by_card_and_a_wrong_card_is_refused_there_and_t
     box.send("tap 04a1b2c3")  # a blank sticker on the box's reader
     wait_until(lambda: phone.locator("#walk-count").inner_text() == "1/36", what="the first card enrolled")
     assert big.get_attribute("aria-label") == "2 Yellow"
+    phone.get_by_label("Language of this page").select_option("de")  # a reader of German: refused in German
     box.send("tap 04a1b2c3")  # the same sticker again: it is yellow-1 already
-    phone.get_by_text("Refused: tag 04a1b2c3 is already yellow-1").wait_for()
-    assert phone.get_by_role("img", name="1 Yellow").is_visible()  # the card that tag already is, shown beside
+    phone.get_by_text("Abgelehnt: Dieser Aufkleber ist schon eine andere Karte (1 Gelb)").wait_for()
+    assert phone.get_by_role("img", name="1 Gelb").is_visible()  # the card that tag already is, shown beside
+    phone.get_by_label("Sprache dieser Seite").select_option("en")
+    phone.get_by_text("Refused: This tag is already another card (1 Yellow)").wait_for()
     assert phone.locator("#walk-count").inner_text() == "1/36" and phone.locator("#walk-bar").get_attribute("value") == "1"
     wait_until(lambda: phone.get_by_role("listitem", name="1 Yellow, enrolled").is_visible(), what="the grid to follow")
     fits_a_phone(phone)
@@ -197,6 +223,11 @@ def test_settings_show_an_invalid_value_beside_its_field_and_save_a_good_one(
     wait_until(lambda: "say: Deutsch" in box.lines, what="the box to speak German")  # taken at once, said aloud
     phone.get_by_role("tab", name="Einstellungen").wait_for()  # the page speaks as the box now does
     assert phone.get_by_label("Zeit zum Rufen").input_value() == "4"
+    phone.get_by_label("Zeit zum Rufen").fill("99")  # a wrong value, refused in the page's German
+    phone.get_by_role("button", name="Speichern").click()
+    phone.get_by_text("Nicht gespeichert").wait_for()
+    assert phone.locator("#p-call_window").inner_text() == "Von 0,5 bis 10 (Höchstens 10.)"
+    assert tomllib.loads(box.config.read_text())["call_window"] == 4.0
     phone.get_by_label("Sprache dieser Seite").select_option("en")  # or as this phone's reader chooses
     phone.get_by_role("tab", name="Settings").wait_for()
     fits_a_phone(phone)
@@ -230,7 +261,7 @@ def test_keep_downloads_a_backup_and_restores_it_and_refuses_what_is_not_one(
     junk.write_bytes(b"PK\x03\x04 not a zip")
     phone.get_by_label("Backup file").set_input_files(str(junk))
     phone.get_by_role("button", name="Restore").click()
-    phone.get_by_text("Not restored: not a gamebox backup").wait_for()
+    phone.get_by_text("Not restored: This file is not a backup of a gamebox.").wait_for()
     assert box.proc.poll() is None
     phone.get_by_label("Backup file").set_input_files(str(saved))
     phone.get_by_role("button", name="Restore").click()

@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
+from controller.control import settings
 from controller.control.settings import FIELDS
 from controller.decks import DECKS, LANGUAGES, enrollable
 from controller.games import engine_class
@@ -29,3 +31,14 @@ def test_every_card_word_and_game_option_has_its_words() -> None:
     assert kinds - set(words["kinds"]) == set()
     options = {option for game in DECKS for option in engine_class(game).default_options}
     assert {f"o_{o}" for o in options} | {f"xo_{o}" for o in options} <= set(words["text"])
+
+
+def test_every_refusal_the_box_names_by_a_key_has_the_pages_words() -> None:
+    """A setting's problem or an enrolment's refusal is shown in the page's language: each key the daemon sends."""
+    sent = {key for path in (Path(settings.__file__).parent).glob("*.py")
+            for key in re.findall(r'key="([a-z_]+)"|"(restore_[a-z_]+)"', path.read_text(encoding="utf-8"))
+            for key in key if key}
+    sent |= set(settings.REASONS.values()) | {"p_game", "p_louder"}
+    assert {"pair_playing", "pair_busy", "enrol_playing", "enrol_no_card", "p_le", "restore_other_box",
+            "restore_newer"} <= sent
+    assert sent - set(page_words()["text"]) == set()

@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 from controller.stage.lights import (
     ANIMATIONS, CARD_COLORS, SEAT_COLORS, Animation, Attract, DieRoll, PoliceTrack, RejectionFlash, ResumedSweep,
-    SeaRoute, ShipSail, Siren, Still, TreasureSparkle, TurnRing, WishedColor,
+    SeaRoute, ShipSail, Siren, Still, TreasureSparkle, TurnRing, Waiting, WishedColor,
 )
 from controller.stage.lights.colors import ISLAND, OFF, SEA
 
@@ -38,6 +38,7 @@ def examples(brightness: float = 1.0) -> dict[str, Animation]:
         "rejection-flash": RejectionFlash(n=N, brightness=brightness),
         "resumed-sweep": ResumedSweep(n=N, brightness=brightness),
         "attract": Attract(n=N, brightness=brightness),
+        "waiting": Waiting(n=N, color=CARD_COLORS["blue"], seconds=3.0, brightness=brightness),
         "still": Still(n=N, pixels=[(200.0, 120.0, 40.0)] * N, brightness=brightness),
     }
     assert set(made) == set(ANIMATIONS)

@@ -144,8 +144,36 @@ class Watcher:
         self.client.publish(topic, payload, qos=1, retain=retain).wait_for_publish(5)
 
     def close(self) -> None:
+        self.client.disconnect()  # first: the network thread then ends at once, not at its next select timeout
         self.client.loop_stop()
-        self.client.disconnect()
+
+
+def connack(broker: Broker, login: tuple[str, str] | None, client_id: str = "",
+            tls: dict[str, str] | None = None) -> str:
+    """What the broker answers one client logging in with ``login`` (None: anonymous), ``client_id`` and paho's
+    ``tls_set`` arguments; the client disconnects once it has the answer."""
+    import ssl
+
+    import paho.mqtt.client as mqtt
+
+    answer: list[str] = []
+    done = threading.Event()
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id)
+    client.on_connect = lambda _c, _u, _f, reason, _p: (answer.append(str(reason)), done.set())
+    if login:
+        client.username_pw_set(*login)
+    if tls:
+        client.tls_set(**tls)
+    try:
+        client.connect(broker.host, broker.port)
+        client.loop_start()
+        done.wait(10)
+    except (ssl.SSLError, OSError) as exc:
+        return f"refused: {exc}"
+    finally:
+        client.disconnect()  # first, as in Watcher.close
+        client.loop_stop()
+    return answer[0] if answer else "no answer"
 
 
 # a box told to obey commands (on the test's open broker any account is let in; see test_broker_locks for the locks)

@@ -11,41 +11,16 @@ from __future__ import annotations
 
 import re
 import shutil
-import ssl
-import threading
 from pathlib import Path
 from typing import Any, Iterator
 
 import pytest
 
 from controller.station.brokerconf import Tls
-from tests.station.brokers import SecuredBroker, Station, Watcher, wait_until
+from tests.station.brokers import SecuredBroker, Station, Watcher, connack, wait_until
 from tests.station.test_broker_locks import account, certificates
 
 TAKEOVERS = 20
-
-
-def connect_once(broker: SecuredBroker, login: tuple[str, str], client_id: str, tls: dict[str, str] | None) -> str:
-    """Connect with ``client_id``, wait for the broker's answer, disconnect; the answer."""
-    import paho.mqtt.client as mqtt
-
-    answer: list[str] = []
-    done = threading.Event()
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id)
-    client.on_connect = lambda _c, _u, _f, reason, _p: (answer.append(str(reason)), done.set())
-    client.username_pw_set(*login)
-    if tls:
-        client.tls_set(**tls)
-    try:
-        client.connect(broker.host, broker.port)
-        client.loop_start()
-        done.wait(10)
-    except (ssl.SSLError, OSError) as exc:
-        return f"refused: {exc}"
-    finally:
-        client.loop_stop()
-        client.disconnect()
-    return answer[0] if answer else "no answer"
 
 
 def files_of(broker: SecuredBroker, name: str) -> dict[str, str] | None:
@@ -89,7 +64,7 @@ def test_the_read_only_account_cannot_take_a_box_s_client_id(tmp_path: Path, roo
         read = b"".join(payload for _, payload, _ in hass.messages)
         guesses = [f"gamebox-red-{online['boot']}", "gamebox-red", "red"]  # what it can read, and the account's name
         for i in range(TAKEOVERS):
-            connect_once(room, room.login("homeassistant"), guesses[i % len(guesses)], files_of(room, "homeassistant"))
+            connack(room, room.login("homeassistant"), guesses[i % len(guesses)], files_of(room, "homeassistant"))
 
         teacher.publish("gamebox/red/set/volume", '{"id": "a1", "value": 0.3}')  # after every takeover was answered
         teacher.wait_for("gamebox/red/events", lambda e: e.get("id") == "a1" and e["kind"] == "command")

@@ -15,7 +15,6 @@ import shutil
 import socket
 import subprocess
 import tempfile
-import threading
 from pathlib import Path
 from typing import Any, Iterator
 
@@ -24,30 +23,10 @@ import pytest
 from controller.cli import run_command
 from controller.config import ConfigError, load_config
 from controller.station.brokerconf import Tls, write_broker_config
-from tests.station.brokers import Broker, SecuredBroker, Station, TeacherPageProcess, Watcher, game_lines, wait_until
+from tests.station.brokers import Broker, SecuredBroker, Station, TeacherPageProcess, Watcher, connack, game_lines, wait_until
 
 ATTACKS = [("gamebox/all/set/end-session", ""), ("gamebox/red/set/volume", "1"), ("gamebox/all/set/language", "nl"),
            ("gamebox/red/set/new-game", '{"game": "policecats"}'), ("gamebox/red/set/time-up", "")]
-
-
-def connack(broker: Broker, login: tuple[str, str] | None) -> str:
-    """What the broker answers a client logging in with ``login`` (None: anonymous)."""
-    import paho.mqtt.client as mqtt
-
-    answer: list[str] = []
-    done = threading.Event()
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
-    client.on_connect = lambda _c, _u, _f, reason, _p: (answer.append(str(reason)), done.set())
-    if login:
-        client.username_pw_set(*login)
-    client.connect(broker.host, broker.port)
-    client.loop_start()
-    try:
-        assert done.wait(10), "no CONNACK"
-    finally:
-        client.loop_stop()
-        client.disconnect()
-    return answer[0]
 
 
 def account(broker: SecuredBroker, name: str) -> dict[str, Any]:
@@ -266,27 +245,8 @@ def test_the_documented_openssl_commands_make_a_certificate_the_broker_takes(tmp
 
 def connack_tls(broker: Broker, login: tuple[str, str], certs: dict[str, Path], client: str | None) -> str:
     """What the broker answers a TLS client with the CA and, when named, that client's certificate."""
-    import ssl
-
-    import paho.mqtt.client as mqtt
-
-    answer: list[str] = []
-    done = threading.Event()
-    mqtt_client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
-    mqtt_client.on_connect = lambda _c, _u, _f, reason, _p: (answer.append(str(reason)), done.set())
-    mqtt_client.username_pw_set(*login)
-    mqtt_client.tls_set(ca_certs=str(certs["ca_crt"]),
-                        **({"certfile": str(certs[f"{client}_crt"]), "keyfile": str(certs[f"{client}_key"])} if client else {}))
-    try:
-        mqtt_client.connect(broker.host, broker.port)
-        mqtt_client.loop_start()
-        done.wait(10)
-    except (ssl.SSLError, OSError) as exc:
-        return f"refused: {exc}"
-    finally:
-        mqtt_client.loop_stop()
-        mqtt_client.disconnect()
-    return answer[0] if answer else "no answer"
+    files = {"certfile": str(certs[f"{client}_crt"]), "keyfile": str(certs[f"{client}_key"])} if client else {}
+    return connack(broker, login, tls={"ca_certs": str(certs["ca_crt"]), **files})
 
 
 def test_doctor_says_whether_the_station_obeys_commands(tmp_path: Path) -> None:

@@ -22,7 +22,8 @@ from typing import Any
 import pytest
 
 from controller.config import NetworkConfig
-from controller.station.classroom import STREAM_BACKLOG, TeacherPage, https
+from controller.station.classroom import STREAM_BACKLOG, TeacherPage
+from controller.station.webserver import https
 from controller.station.pageguard import LOCK_AFTER, LOCK_SECONDS, Guard
 from tests.station.brokers import GAMEBOX, Broker, PageClient, Station, TeacherPageProcess, Watcher, wait_until
 from tests.station.test_broker_locks import certificates

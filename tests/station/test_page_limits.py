@@ -20,7 +20,8 @@ from typing import Any, Iterator
 import pytest
 
 from controller.config import NetworkConfig
-from controller.station.classroom import MAX_CONNECTIONS, PER_ADDRESS, TeacherPage, https
+from controller.station.classroom import TeacherPage
+from controller.station.webserver import MAX_CONNECTIONS, PER_ADDRESS, https
 from controller.station.pageguard import GUESS_BURST, SESSION_COOKIE, SESSION_SECONDS, Guard
 from tests.station.brokers import SecuredBroker, TeacherPageProcess
 from tests.station.test_broker_locks import certificates

@@ -5,12 +5,13 @@ through the simulator's own input language (:class:`~controller.siminput.SimInpu
 so it goes through the simulated devices, their debouncing and the daemon's
 loop, as a line piped into ``gamebox run`` does. Two extra lines stand for what
 no device can type: ``power-cut`` (the box goes dark and starts again on the
-same journal) and ``quiet`` (the family waits until the box has said everything).
+disk as the power left it) and ``quiet`` (the family waits until the box has said everything).
 """
 
 from __future__ import annotations
 
 import asyncio
+import shutil
 from pathlib import Path
 from typing import Any, Callable
 
@@ -32,6 +33,19 @@ QUIET_LIMIT = 60.0
 
 INPUT = "> "
 """How a transcript marks the line the family typed."""
+
+
+def cut_power(state: Path, after: Path) -> Path:
+    """The state folder as a power cut leaves it: its files copied as they lie, SQLite's ``-wal`` included, while the
+    box still runs (no shutdown of the box's has written anything yet); the next box starts on the copy."""
+    after.mkdir()
+    for path in state.iterdir():
+        if path.is_file() and not path.name.endswith(".lock"):
+            try:
+                shutil.copy2(path, after / path.name)
+            except FileNotFoundError:  # renamed into place between the listing and the copy: the cut came first
+                pass
+    return after
 
 
 async def _type(typed: SimInput, clock: Any, line: str) -> None:
@@ -70,7 +84,8 @@ def play(tmp_path: Path, inputs: list[str], wait_for_words: bool = False, ids: l
 
     async def scenario() -> list[str]:
         out: list[str] = []
-        daemon, task, clock, lines = await started(tmp_path, **settings)
+        state = tmp_path
+        daemon, task, clock, lines = await started(state, **settings)
         listen(daemon)
         spoken[:] = [_id_of(text) for text in said(lines)]  # said before a listener could hear it
         typed = SimInput(daemon.devices, clock, lines.append)
@@ -83,9 +98,10 @@ def play(tmp_path: Path, inputs: list[str], wait_for_words: bool = False, ids: l
                 else:
                     lines.append(INPUT + line)
                 if line == "power-cut":
-                    await stopped(daemon, task)
+                    state = cut_power(state, tmp_path.parent / f"{tmp_path.name}-cut{len(out)}")
+                    await stopped(daemon, task)  # what it does on its way out reaches only the old folder
                     out += lines
-                    daemon, task, clock, lines = await started(tmp_path, **settings)  # a fresh box, the same journal
+                    daemon, task, clock, lines = await started(state, **settings)  # a fresh box on the cut disk
                     spoken.extend(_id_of(text) for text in said(lines))
                     listen(daemon)
                     typed = SimInput(daemon.devices, clock, lines.append)
@@ -169,7 +185,7 @@ def condition(name: str) -> Callable[[Any, dict[str, Any]], bool]:
 
     ``last`` (the action that ends the game), ``round`` (the one that wins a round), ``awaiting:<phase>``
     (the box awaits that phase; ``awaiting:<phase>@<n>``: once the game has ``n`` actions or more),
-    ``call:<call>`` (a play that needs that call, made with it).
+    ``call:<call>`` (a play that needs that call, made with it), ``bark-due`` (a play a bark would be due for).
     """
     if name == "last":
         return lambda engine, action: bool(_after(engine, action).over)
@@ -181,4 +197,8 @@ def condition(name: str) -> Callable[[Any, dict[str, Any]], bool]:
         return lambda engine, action: engine.awaiting == phase and len(engine.log) >= int(after or 0)
     if kind == "call":
         return lambda engine, action: action["type"] == "play" and action.get("call") == value
+    if name == "bark-due":  # a Floppy Ears play a bark would be due for, were the bark rule on (F8)
+        from controller.games.floppy_ears import bark_due
+
+        return lambda engine, action: action["type"] == "play" and bark_due(engine.cards_of(action["player"])) is not None
     raise ValueError(f"no condition {name!r}")

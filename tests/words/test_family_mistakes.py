@@ -236,3 +236,35 @@ def test_17_every_recorded_line_is_said_somewhere_and_the_unused_ones_are_gone()
     shows = tomllib.loads(DEFAULT_SHOWS.read_text(encoding="utf-8"))
     assert shows["show"]["volume"]["up"]["say"] == "volume-up" and shows["show"]["volume"]["down"]["say"] == "volume-down"
     assert set(REASONS) >= {"players_not_allowed", "tap_a_card"}
+
+
+# -- undoing a penalty (issue 30, what was left) -------------------------------------------
+
+def test_one_undo_takes_back_a_forgotten_bark_and_the_hang_of_its_penalty_card_also_after_a_power_cut(
+        tmp_path: Path) -> None:
+    """Ruling F8: the forgotten bark's penalty card is hung on an ear. One undo takes back the play, the penalty and
+    that hang, and says what goes where; a power cut after it resumes the game as it was before the play."""
+    setup = ["tap control-game-floppy-ears", "tap control-players-2"]
+
+    def bark_due(engine, action) -> bool:
+        return action["type"] == "play" and action.get("call") == "woof"
+
+    moves, action, _ = bots_play(tmp_path / "bots", setup, bark_due)
+    before = setup + moves
+    lines = play(tmp_path / "box", before + [f"tap {action['card']}", "wait 3", "tap green-2", "tap control-undo",
+                                             "power-cut", "tap control-undo"], wait_for_words=True)
+    assert heard(lines, -3)[:2] == ["Taken back: put the penalty card back on the stack.",
+                                    "And hang your card back on its ear."]
+    again = play(tmp_path / "again", before + ["tap control-undo"], wait_for_words=True)
+    assert heard(lines, -1) == heard(again, -1), "after the cut, the next undo takes back what came before the play"
+
+
+def test_undoing_a_forgotten_mau_gives_the_penalty_card_back(tmp_path: Path) -> None:
+    """Ruling P8: a forgotten call costs one penalty card; taking the play back returns it to the stack."""
+    def mau_due(engine, action) -> bool:
+        return action["type"] == "play" and action.get("call") == "mau"
+
+    before, action = _mau_calls(tmp_path, mau_due)
+    lines = play(tmp_path / "box", before + [f"tap {action['card']}", "wait 3", "tap control-undo"], wait_for_words=True)
+    assert heard(lines)[:2] == ["Taken back: put the penalty card back on the stack.",
+                                "And take your card back into your hand."]

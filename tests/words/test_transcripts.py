@@ -60,16 +60,19 @@ def test_the_other_five_languages_say_a_line_for_each_english_one(tmp_path: Path
 COVERED = {
     "floppy-ears": {"set-up", "undo-hang", "undo-start-card", "undo-hand-card", "undo-ear-card", "undo-draw", "undo-colour",
                     "undo-waiting-call", "resume-hanging", "resume-start-card", "resume-play", "resume-colour", "resume-call",
-                    "end", "ear-penalty", "stop-ear", "bark-forgotten", "woof-woof-forgotten", "control-cards-in-play"},
+                    "end", "ear-penalty", "stop-ear", "bark-forgotten", "woof-woof-forgotten", "control-cards-in-play",
+                    "undo-bark-penalty", "undo-bark-penalty-before-hang", "no-bark-set-up", "no-bark-two-cards",
+                    "reveal-joker", "unknown-tag-in-play"},
     "pirates": {"set-up", "undo-start-card", "undo-play", "undo-draw", "undo-debt", "undo-keep", "undo-colour",
                 "resume-start-card", "resume-play", "resume-debt", "resume-after-draw", "resume-colour", "round-won", "end",
-                "ship-two-players", "ship-three-players", "sleeper", "bottle", "parrot", "mau-forgotten", "mau-mau-forgotten"},
+                "ship-two-players", "ship-three-players", "sleeper", "bottle", "parrot", "mau-forgotten", "mau-mau-forgotten",
+                "undo-mau-penalty", "resume-new-round"},
     "policecats": {"set-up", "set-up-alarm", "undo-roll", "undo-reveal", "undo-send-kittens", "undo-give", "undo-lure",
                    "resume-roll", "resume-reveal", "resume-send-kittens", "resume-give", "resume-lure", "end", "end-alarm",
                    "cat", "dog-no-cats", "whistle", "kittens-choose", "give", "lure", "tie", "protected",
                    "complete-family"},
     "menu": {"start", "game-card", "players-refused", "variant-cards", "volume-cards", "language-cards", "undo-card",
-             "new-game-card", "power-off-card", "colour-button", "unknown-tag", "power-cut"},
+             "new-game-card", "power-off-card", "colour-button", "unknown-tag", "unknown-tag-game-chosen", "power-cut"},
 }
 
 #: Refusals no family can provoke with cards and buttons: the box itself builds every action it referees.
@@ -77,8 +80,9 @@ UNREACHABLE = {
     "not_an_action", "no_such_seat", "no_such_action", "not_awaited", "missing_field", "bad_field", "bad_color",
     "bad_call", "bad_ear", "bad_face", "cannot_start", "no_language", "ear_taken", "not_in_game",
 }
-#: Refusals no transcript shows: enrolling stickers (``gamebox enroll``, not play), and a Pirate & Co. player with no
-#: card at all (a hand that empties ends the round, P7).
+#: Refusals no transcript of play shows: enrolling stickers (``gamebox enroll``, ``tags write``: their script is
+#: tests/words/test_enrol_words.py), and a Pirate & Co. player with no card at all (a hand that empties ends the
+#: round, P7).
 NOT_SCRIPTED = {"tag_taken", "write_failed", "no_cards_left"}
 
 

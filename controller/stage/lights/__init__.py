@@ -22,7 +22,7 @@ from controller.stage.lights.die import DieRoll
 from controller.stage.lights.police import PoliceTrack, Siren
 from controller.stage.lights.ring import TurnRing, WishedColor
 from controller.stage.lights.sea import SeaRoute, ShipSail, TreasureSparkle, sea_route
-from controller.stage.lights.signals import RejectionFlash, ResumedSweep
+from controller.stage.lights.signals import RejectionFlash, ResumedSweep, Waiting
 
 ANIMATIONS: dict[str, type[Animation]] = {
     "die-roll": DieRoll,
@@ -36,6 +36,7 @@ ANIMATIONS: dict[str, type[Animation]] = {
     "rejection-flash": RejectionFlash,
     "resumed-sweep": ResumedSweep,
     "attract": Attract,
+    "waiting": Waiting,
     "still": Still,
 }
 """Every animation by the name a show uses for it."""
@@ -43,5 +44,5 @@ ANIMATIONS: dict[str, type[Animation]] = {
 __all__ = [
     "ANIMATIONS", "Animation", "Attract", "CARD_COLORS", "DieRoll", "Frame", "PoliceTrack", "RGB",
     "RejectionFlash", "ResumedSweep", "SEAT_COLORS", "SEAT_COLOR_NAMES", "SeaRoute", "ShipSail", "Siren",
-    "Still", "TreasureSparkle", "TurnRing", "WishedColor", "cap", "sea_route",
+    "Still", "TreasureSparkle", "TurnRing", "Waiting", "WishedColor", "cap", "sea_route",
 ]

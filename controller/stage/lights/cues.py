@@ -18,7 +18,7 @@ from controller.stage.lights.die import DieRoll
 from controller.stage.lights.police import PoliceTrack, Siren
 from controller.stage.lights.ring import TurnRing, WishedColor
 from controller.stage.lights.sea import SeaRoute, ShipSail, TreasureSparkle
-from controller.stage.lights.signals import RejectionFlash, ResumedSweep
+from controller.stage.lights.signals import RejectionFlash, ResumedSweep, Waiting
 
 if TYPE_CHECKING:  # the box's Scene; the lights import nothing of the box at run time
     from controller.stage.scene import Scene
@@ -67,6 +67,7 @@ SHOW_LIGHTS: dict[str, Callable[[LightCall], Animation | None]] = {
     "die-roll": lambda c: DieRoll(n=c.n, rest=c.rest, face=DIE_FACES.get(c.context.get("face"), 1)),
     "resumed-sweep": lambda c: ResumedSweep(n=c.n, rest=c.rest),
     "attract": lambda c: Attract(n=c.n),
+    "waiting": lambda c: Waiting(n=c.n, color=c.color, seconds=float(c.context.get("seconds", 0.0))),
 }
 
 

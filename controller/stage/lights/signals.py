@@ -1,7 +1,8 @@
-"""The box's own answers: a red flash for "no", a sweep for "we are back"."""
+"""The box's own answers: a red flash for "no", a sweep for "we are back", a slow glow for "waiting for you"."""
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -64,3 +65,27 @@ class ResumedSweep(Animation):
             else:
                 frame.append(None)
         return frame
+
+
+@dataclass(frozen=True, kw_only=True)
+class Waiting(Animation):
+    """The segment glows slowly in ``color`` for ``seconds``, then gives back the rest frame.
+
+    The box waits for someone at it (a phone asked to pair: a hold of the
+    die now says a code), and shows so for exactly as long as it waits.
+    """
+
+    color: RGB = (0, 60, 255)
+    seconds: float = 60.0
+    breath: float = 2.0
+
+    fps: ClassVar[float] = 10.0
+
+    @property
+    def duration(self) -> float:
+        return self.seconds
+
+    def draw(self, t: float) -> list[Pixel]:
+        if t >= self.seconds:
+            return [None] * self.n
+        return [scale(self.color, 0.55 + 0.45 * math.cos(2 * math.pi * t / self.breath))] * self.n
