@@ -110,7 +110,7 @@ class HomePage(PageServer):
         try:
             if method == "GET" and path == "/":
                 await reply(writer, 200, "text/html; charset=utf-8", self._page(),
-                             extra="Content-Security-Policy: default-src 'self'; style-src 'unsafe-inline'; "
+                            extra="Content-Security-Policy: default-src 'self'; style-src 'unsafe-inline'; "
                                    "script-src 'unsafe-inline'; img-src 'self' data:; frame-ancestors 'none'\r\n")
             elif method == "POST" and path == "/pair/begin":
                 await self._pair_begin(client, writer)
@@ -159,7 +159,7 @@ class HomePage(PageServer):
             return
         if wait > 0:
             await send_json(writer, 429, {"error": f"wait {math.ceil(wait)} s before asking again", "key": "pair_wait",
-                                      "wait": math.ceil(wait)})
+                                          "wait": math.ceil(wait)})
             return
         self._asked.pop(client, None)
         self._asked[client] = now
@@ -193,7 +193,7 @@ class HomePage(PageServer):
         forgotten = self.guard.sessions.forget(None if everyone else session)
         log.info("%s forgotten: %d paired phone(s)", "every phone" if everyone else "a phone", forgotten)
         await send_json(writer, 200, {"forgotten": forgotten},
-                    extra=f"Set-Cookie: {SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0\r\n")
+                        extra=f"Set-Cookie: {SESSION_COOKIE}=; HttpOnly; SameSite=Strict; Path=/; Max-Age=0\r\n")
 
     async def _cards(self, writer: asyncio.StreamWriter, deck: str) -> None:
         """The deck's cards as the project draws them (colour, mark, word), each marked enrolled or not."""
@@ -214,7 +214,7 @@ class HomePage(PageServer):
             return
         name = time.strftime("gamebox-backup-%Y%m%d-%H%M.zip")
         await reply(writer, 200, "application/zip", base64.b64decode(answer["data"]),
-                     extra=f"Content-Disposition: attachment; filename={name}\r\n")
+                    extra=f"Content-Disposition: attachment; filename={name}\r\n")
 
     async def _restore(self, session: str, request: dict[str, Any], writer: asyncio.StreamWriter) -> None:
         """A backup comes in parts (``first``, ``part``, ``last``); the last one passes the whole to the daemon."""

@@ -32,9 +32,7 @@ from controller.station.checks import Bad, checked
 from controller.station.commands import Refused, parse
 from controller.station.pageguard import SESSION_COOKIE, Guard, check_pin, made_up_pin
 from controller.station.topics import ALL, split
-from controller.station.webserver import (
-    PageServer, cookies_of, drop, is_loopback, reply, send_json,
-)
+from controller.station.webserver import PageServer, cookies_of, drop, is_loopback, reply, send_json
 
 log = logging.getLogger("gamebox.classroom")
 
@@ -432,7 +430,7 @@ class TeacherPage(PageServer):
             await self._stream(writer, cookies.get(SESSION_COOKIE, "") if self.pin else client)
         elif method == "GET" and path == "/stats.csv":
             await reply(writer, 200, "text/csv; charset=utf-8", self.room.csv().encode(),
-                         extra="Content-Disposition: attachment; filename=classroom-stats.csv\r\n")
+                        extra="Content-Disposition: attachment; filename=classroom-stats.csv\r\n")
         elif method == "POST" and path == "/command":
             await self._command(body, writer)
         else:
@@ -459,8 +457,8 @@ class TeacherPage(PageServer):
             await send_json(writer, 403, {"error": "wrong PIN"})
             return
         await send_json(writer, 200, {"ok": True},
-                    extra=f"Set-Cookie: {SESSION_COOKIE}={session}; HttpOnly; SameSite=Strict; Path=/"
-                          f"{'; Secure' if self.tls else ''}\r\n")
+                        extra=f"Set-Cookie: {SESSION_COOKIE}={session}; HttpOnly; SameSite=Strict; Path=/"
+                              f"{'; Secure' if self.tls else ''}\r\n")
 
     async def _command(self, body: bytes, writer: asyncio.StreamWriter) -> None:
         try:

@@ -155,13 +155,12 @@ async def read_request(reader: asyncio.StreamReader) -> tuple[str, str, dict[str
     if len(head) > MAX_REQUEST:
         raise ValueError("request too large")
     request, *header_lines = head.decode("latin-1").split("\r\n")
+    headers = {k.strip().lower(): v.strip() for k, _, v in (h.partition(":") for h in header_lines if h)}
     try:
         method, path, _ = request.split(" ", 2)
-        length = int(dict((k.strip().lower(), v) for k, _, v in (h.partition(":") for h in header_lines if h))
-                     .get("content-length", "0"))
+        length = int(headers.get("content-length", "0"))
     except ValueError:
         raise ValueError("not an HTTP request") from None
-    headers = {k.strip().lower(): v.strip() for k, _, v in (h.partition(":") for h in header_lines if h)}
     if not 0 <= length <= MAX_REQUEST:
         raise ValueError("body too large")
     return method, path, headers, await reader.readexactly(length) if length else b""
