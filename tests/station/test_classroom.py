@@ -194,3 +194,42 @@ def test_every_refused_command_shows_its_refusal_however_many_come(tmp_path: Pat
         red.stop()
         broker.stop()
     assert red.log().count("refused command") <= 10  # the log stays rate-limited
+
+
+SEEN = """window.seen = [];
+const Native = window.EventSource;
+window.EventSource = class extends Native {
+  constructor(url, options) { super(url, options); this.addEventListener("message", e => window.seen.push(e.data)); }
+};"""
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium: install Debian's chromium package")
+def test_an_answer_that_reaches_the_page_before_its_command_s_reply_is_still_shown(tmp_path: Path) -> None:
+    """On a busy machine the box's answer can come down the page's stream before the POST that sent the command
+    has its reply: the page must keep it, not wait for an answer it already had (the CI failure of 2026-12-03)."""
+    from playwright.sync_api import expect, sync_playwright
+
+    broker = SecuredBroker(tmp_path / "broker", ["red"])
+    broker.start()
+    red = Station(tmp_path / "red", broker, "red", **{k: broker.accounts["red"][k] for k in ("username", "password", "commands")})
+    page_server = TeacherPageProcess(tmp_path, broker, "--config", str(broker.folder / "teacher.toml"))
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+            page = browser.new_page()
+            page.add_init_script(SEEN)  # records what the stream brings, before the page's own handler sees it
+            held: list = []
+            page.route("**/command", lambda route: held.append((route, route.fetch())))  # sent, its reply held back
+            page.goto(page_server.url)
+            card = page.locator("#station-red")
+            expect(card.locator(".game")).to_contain_text("menu", timeout=20_000)
+            card.locator("button[data-cmd=time-up]").click()  # in the menu: refused
+            page.wait_for_function("() => window.seen.some(d => d.includes('no game is running'))", timeout=10_000)
+            route, reply = held[0]
+            route.fulfill(response=reply)  # the reply comes only now, after the answer
+            expect(page.locator("#note")).to_have_text("time-up: refused: no game is running", timeout=4_000)
+            browser.close()
+    finally:
+        page_server.stop()
+        red.stop()
+        broker.stop()
