@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from typing import Any, Iterable, Iterator
 
+from controller.decks import VARIANTS
 from controller.games.base import Engine
 
 #: A show or prompt to play: its name and its context.
@@ -22,6 +23,21 @@ def setup_of(game: str, options: dict[str, Any]) -> str:
     if game == "policecats" and options.get("variant") == "alarm":
         return "policecats-alarm"
     return game
+
+
+def variants_on(engine: Engine) -> list[str]:
+    """The variants a game runs with, said when it starts: a house rule set long ago is not forgotten."""
+    return [name for name, (game, key, _, on) in VARIANTS.items() if game == engine.game and engine.options.get(key) == on]
+
+
+def set_up_again(engine: Engine) -> Cue | None:
+    """After a power cut where nothing was played since the cards were dealt, how to deal them (the box
+    cannot know whether the family had): the game's set-up, or a new round's (P7); else None."""
+    if not engine.log:
+        return "deal", {"game": engine.game, "setup": setup_of(engine.game, engine.options)}
+    if engine.game == "pirates" and engine.awaiting == "start_card" and engine.view()["round"] > 1:
+        return "new_round", {}
+    return None
 
 
 def prompt_for(engine: Engine) -> Cue | None:

@@ -94,12 +94,13 @@ class Box:
 
     def new_game(self, game: str, players: int) -> bool:
         """Start a game with the menu's options; False (with a show) when it cannot be."""
+        named = self.menu.named == game
 
         def begun() -> None:
             self.gestures.cancel()
             self.menu.started(game)
 
-        return self.play.new(game, players, self.menu.options(game), begun)
+        return self.play.new(game, players, self.menu.options(game), begun, named=named)
 
     def abandon_game(self) -> bool:
         """Give the game under way up for good (journalled, never resumed) and open the menu; False when none ran."""

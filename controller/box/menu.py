@@ -46,6 +46,7 @@ class Menu:
         self.players: int | None = None  # the count a hold starts with; None while the die cycles games
         self.game_chosen = False  # chosen in this menu (a card or the die), not only last time's
         self.players_chosen = False  # chosen by a players card
+        self.named: str | None = None  # the game the menu's last answer named: the start need not name it again
         self.attract_at: float | None = None
         self.attracting = False
 
@@ -84,7 +85,7 @@ class Menu:
     # -- opening and idling --------------------------------------------------------------
     def open(self, now: float) -> None:
         """A fresh menu: the last game offered, nothing else chosen yet."""
-        self.players, self.game_chosen, self.players_chosen = None, False, False
+        self.players, self.game_chosen, self.players_chosen, self.named = None, False, False, None
         self.attract_at, self.attracting = now + self.config.attract_after, False
         self._save()
         self.stage.prompt("choose-game", game=self.game)
@@ -108,7 +109,7 @@ class Menu:
 
     def started(self, game: str) -> None:
         """A game started: it is the one offered first next time."""
-        self.game = game
+        self.game, self.named = game, None
         self._save()
 
     # -- the die button ------------------------------------------------------------------
@@ -116,19 +117,19 @@ class Menu:
         """Cycle the games, or once a game is chosen, the player counts it allows."""
         if self.players is None:
             self.game = GAME_IDS[(GAME_IDS.index(self.game) + 1) % len(GAME_IDS)]
-            self.game_chosen = True
+            self.game_chosen, self.named = True, self.game
             self.stage.prompt(f"game-{self.game}")
         else:
             counts = self.player_counts(self.game)
             at = counts.index(self.players) if self.players in counts else -1
-            self.players = counts[(at + 1) % len(counts)]
+            self.players, self.named = counts[(at + 1) % len(counts)], None
             self.stage.prompt(f"players-{self.players}")
         self._changed()
 
     def hold(self) -> Start | None:
         """Choose the game shown (then offer its player counts), or start with the count shown."""
         if self.players is None:
-            self.game_chosen = True
+            self.game_chosen, self.named = True, self.game
             self.players = self.player_counts(self.game)[0]
             self.stage.prompt("menu-hold", game=self.game, players=self.players)
             self._changed()
@@ -137,19 +138,23 @@ class Menu:
 
     def prompt_again(self) -> None:
         """Say again what the menu awaits: a game, or once one is chosen, how many play (after a refusal)."""
+        self.named = None
         self.stage.prompt("choose-players" if self.game_chosen else "choose-game", game=self.game)
 
     def button(self, button: str) -> None:
         """A colour button: it chooses nothing in the menu, so say what does."""
+        self.named = None
         self.stage.show("not_now", card=f"the {button} button", key="choose_game_first")
         self.stage.prompt("choose-game", game=self.game)
 
     # -- control cards -------------------------------------------------------------------
     def card(self, name: str) -> Start | None:
         """A menu or settings card (``name`` without ``control-``); a game to start when both are chosen."""
+        named, self.named = self.named, None
         if name.startswith("game-") and name.removeprefix("game-") in GAME_IDS:
             return self._choose_game(name.removeprefix("game-"))
         if name.startswith("players-") and name.removeprefix("players-").isdigit():
+            self.named = named  # a players card that starts the game follows the answer that named it
             return self._choose_players(int(name.removeprefix("players-")))
         if name.startswith("variant-") and name.removeprefix("variant-") in VARIANTS:
             variant = name.removeprefix("variant-")
@@ -179,6 +184,7 @@ class Menu:
         if self.players not in counts:
             self.players = counts[0]
         self.stage.prompt("menu-game", game=game)
+        self.named = game
         self._changed()
         return None
 
@@ -187,6 +193,7 @@ class Menu:
         if self.game_chosen:
             return self._choose_game(self.game)
         self.stage.prompt("menu-players", players=players)
+        self.named = None
         self._changed()
         return None
 

@@ -17,7 +17,8 @@ import logging
 import random
 from typing import Any, Callable
 
-from controller.box.announce import SAYS_WHAT_INSTEAD, describe, event_shows, prompt_for, resumed_context, setup_of
+from controller.box.announce import (SAYS_WHAT_INSTEAD, describe, event_shows, prompt_for, resumed_context, set_up_again,
+                                    setup_of, variants_on)
 from controller.box.calls import CallWindow
 from controller.box.handover import Handover
 from controller.box.taps import TapFilter
@@ -84,6 +85,8 @@ class Play:
         begun()
         log.info("resumed game %s (%s, %d players) after %d actions", record.id, record.game, record.players, self.seq)
         self.stage.show("resumed", **resumed_context(engine))
+        if (deal := set_up_again(engine)) is not None:
+            self.stage.show(deal[0], **deal[1])
         self.calls.restore(record.id, self.seq, self.now())
         self.after_change(again=True, prompt=self.calls.pending is None)
         self.call_waiting()  # the card tapped before the power went still waits for its call: say whose and which
@@ -116,8 +119,8 @@ class Play:
         self.undo()
         return True
 
-    def new(self, game: str, players: int, options: dict[str, Any], begun: Callable[[], None]) -> bool:
-        """Start a game; ``begun`` runs once it is journalled. False (with a show) when it cannot be."""
+    def new(self, game: str, players: int, options: dict[str, Any], begun: Callable[[], None], named: bool = False) -> bool:
+        """Start a game (unnamed if the menu just ``named`` it); ``begun`` runs once it is journalled; False if it cannot."""
         try:
             engine = engine_class(game)(players, options)
         except ValueError as exc:
@@ -134,7 +137,8 @@ class Play:
         self._begin(engine, game_id, seed, record.started if record else None)
         begun()
         log.info("new game %s: %s, %d players, options %s, seed %d", game_id, game, players, options, seed)
-        self.stage.show("new_game", game=game, players=players)
+        self.stage.show("new_game", game=game, players=players, announced="yes" if named else "no",
+                        variants=variants_on(engine))
         self.stage.show("deal", game=game, setup=setup_of(game, engine.options))
         self.after_change()
         return True

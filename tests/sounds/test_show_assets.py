@@ -39,9 +39,11 @@ DOMAINS: dict[str, list[str]] = {
 
 
 def expand(template: str) -> list[str]:
-    """Every name ``template`` can become; Pirate & Co. seats (round won, treasure) go up to 4 (2-4 players)."""
+    """Every name ``template`` can become; Pirate & Co. seats (round won, treasure) go up to 4 (2-4 players),
+    and the variants a game starts with are said one by one (``{value}`` of ``variant-{value}-on``)."""
     keys = re.findall(r"{(\w+)}", template)
     domains = [FOUR_SEATS if template.startswith(("round-won", "treasure")) and k in ("seat1", "winner1")
+               else list(VARIANTS) if template.startswith("variant-") and k == "value"
                else DOMAINS[k] for k in keys]
     names = []
     for values in itertools.product(*domains):

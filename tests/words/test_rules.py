@@ -111,7 +111,7 @@ def test_every_resume_says_whose_turn_and_what_to_do(played) -> None:
             continue
         resumes += 1
         spoken = said(words)
-        first_card = spoken[1:] == ["Turn up the first card and tap it on the box."]  # nobody's turn yet
+        first_card = spoken[-1:] == ["Turn up the first card and tap it on the box."]  # nobody's turn yet
         whose = any(re.match(r"Player \w+, \w+: your turn!", line) for line in spoken)
         if spoken[:1] != ["Let's go on where we stopped."] or not (whose or first_card) \
                 or not any(instructions(line) for line in spoken):
