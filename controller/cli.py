@@ -296,7 +296,9 @@ def cmd_home(args: argparse.Namespace) -> int:
         return _fail(str(exc))
     state = _config(args).state_dir  # under systemd the page's own StateDirectory (it cannot reach the box's)
     control = Path(args.socket) if args.socket else socket_path(state)
-    return run_home(control, args.listen, args.http_port, tuple(args.name), tls, state / FILE_NAME)
+    if not 0 < args.session_days <= 366:
+        return _fail(f"--session-days {args.session_days:g}: a phone stays paired more than 0 and at most 366 days")
+    return run_home(control, args.listen, args.http_port, tuple(args.name), tls, state / FILE_NAME, args.session_days)
 
 
 def cmd_broker_config(args: argparse.Namespace) -> int:
@@ -461,6 +463,8 @@ def build_parser() -> argparse.ArgumentParser:
     p.add_argument("--socket", metavar="PATH", help="the box's control socket (default: control.sock in the "
                    "box's runtime folder under systemd, else in its state folder)")
     p.add_argument("--name", action="append", default=[], help="another host name the page is reached by")
+    p.add_argument("--session-days", type=float, default=30.0, metavar="DAYS",
+                   help="how long a paired phone stays paired before it pairs again (default 30)")
     p.add_argument("--cert", metavar="FILE", help="HTTPS: the page's certificate (PEM), with --key")
     p.add_argument("--key", metavar="FILE", help="HTTPS: the certificate's private key (PEM)")
     p.set_defaults(func=cmd_home)

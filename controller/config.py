@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, SecretStr, ValidationError, field_validator, model_validator
+from pydantic_core import PydanticCustomError
 
 from controller.decks import LANGUAGES
 from controller.games import GAME_IDS, engine_class
@@ -124,8 +125,8 @@ class Config(BaseModel):
             cls_ = engine_class(game)
             try:
                 cls_.check_options(cls_.max_players, options)
-            except OptionsError as exc:
-                raise ValueError(str(exc)) from None
+            except OptionsError as exc:  # its kind and fields kept, so the family's page says it in its language
+                raise PydanticCustomError("game_option", "{words}", {"words": str(exc), "key": exc.key or "", "game": game, **exc.fields}) from None
         return value
 
     def options(self, game: str) -> dict[str, Any]:

@@ -63,10 +63,13 @@ REASONS = {"less_than_equal": "p_le", "less_than": "p_lt", "greater_than_equal":
 
 def reason(error: dict[str, Any]) -> dict[str, Any]:
     """One pydantic error as the page's words: a key and what fills it in (``p_other`` with the English line)."""
+    ctx = error.get("ctx") or {}
     key = REASONS.get(error["type"])
-    if key is None and error["loc"][:1] == ("games",):
+    if error["type"] == "game_option":  # a house rule: which one, and what it allows (OptionsError)
+        key = f"p_option_{ctx['key']}" if ctx.get("key") else "p_game"
+    elif key is None and error["loc"][:1] == ("games",):
         key = "p_game"
-    fill = {k: v for k, v in (error.get("ctx") or {}).items() if isinstance(v, (int, float, str))}
+    fill = {k: v for k, v in ctx.items() if isinstance(v, (int, float, str)) and k not in ("key", "words")}
     return {"key": key or "p_other", **fill, "words": error["msg"].removeprefix("Value error, ")}
 
 

@@ -76,7 +76,15 @@ def player_name(seat: int) -> str:
 
 
 class OptionsError(ValueError):
-    """Players or options a game cannot be set up with; the message is one line for a person."""
+    """Players or options a game cannot be set up with; the message is one line for a person.
+
+    ``key`` names the kind of problem and ``fields`` what fills it in (the option, what it allows), so a
+    page can say it in its own language (``p_option_<key>`` in controller/home/words.toml).
+    """
+
+    def __init__(self, message: str, key: str | None = None, **fields: str | int) -> None:
+        super().__init__(message)
+        self.key, self.fields = key, fields
 
 
 @dataclass(frozen=True, slots=True)
@@ -173,12 +181,14 @@ class Engine(ABC):
         unknown = [k for k in options if k not in cls.default_options and k != "first"]
         if unknown:
             allowed = ", ".join(sorted(set(cls.default_options) | {"first"}))
-            raise OptionsError(f"{cls.game} has no option {min(unknown)!r} (allowed: {allowed})")
+            raise OptionsError(f"{cls.game} has no option {min(unknown)!r} (allowed: {allowed})", "unknown",
+                               option=min(unknown), allowed=allowed)
         full = dict(cls.default_options, first=0)
         full.update(options)
         first = full["first"]
         if not isinstance(first, int) or isinstance(first, bool) or not 0 <= first < players:
-            raise OptionsError(f"option 'first' must be a seat from 0 to {players - 1}, not {first!r}")
+            raise OptionsError(f"option 'first' must be a seat from 0 to {players - 1}, not {first!r}", "range",
+                               option="first", lo=0, hi=players - 1)
         cls._check_game_options(players, full)
         return full
 

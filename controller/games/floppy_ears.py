@@ -78,9 +78,11 @@ class FloppyEars(Engine):
     @classmethod
     def _check_game_options(cls, players: int, options: dict[str, Any]) -> None:
         if options["edition"] not in EDITIONS:
-            raise OptionsError(f"option 'edition' must be 'classic' or 'reveal', not {options['edition']!r}")
+            raise OptionsError(f"option 'edition' must be 'classic' or 'reveal', not {options['edition']!r}", "choice",
+                               option="edition", allowed="classic, reveal")
         if not isinstance(options["bark_rule"], bool):
-            raise OptionsError(f"option 'bark_rule' must be true or false, not {options['bark_rule']!r}")
+            raise OptionsError(f"option 'bark_rule' must be true or false, not {options['bark_rule']!r}", "yes_no",
+                               option="bark_rule")
 
     # -- state -------------------------------------------------------------------
     def _setup(self) -> None:

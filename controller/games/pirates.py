@@ -137,14 +137,16 @@ class Pirates(Engine):
     @classmethod
     def _check_game_options(cls, players: int, options: dict[str, Any]) -> None:
         if not isinstance(options["mau_calls"], bool):
-            raise OptionsError(f"option 'mau_calls' must be true or false, not {options['mau_calls']!r}")
+            raise OptionsError(f"option 'mau_calls' must be true or false, not {options['mau_calls']!r}", "yes_no",
+                               option="mau_calls")
         wins = options["wins_needed"]
         if not isinstance(wins, int) or isinstance(wins, bool) or not 1 <= wins <= 99:
-            raise OptionsError(f"option 'wins_needed' must be a whole number from 1 to 99, not {wins!r}")
+            raise OptionsError(f"option 'wins_needed' must be a whole number from 1 to 99, not {wins!r}", "range",
+                               option="wins_needed", lo=1, hi=99)
         leave = options["leave_out"]
         if not isinstance(leave, list) or not all(isinstance(x, str) and x in LEAVABLE for x in leave):
-            raise OptionsError(
-                f"option 'leave_out' must be a list of {', '.join(LEAVABLE)}, not {leave!r}")
+            raise OptionsError(f"option 'leave_out' must be a list of {', '.join(LEAVABLE)}, not {leave!r}", "cards",
+                               option="leave_out", allowed=", ".join(LEAVABLE))
 
     # -- setup -----------------------------------------------------------------
     def _setup(self) -> None:

@@ -69,7 +69,8 @@ class Policecats(Engine):
     def _check_game_options(cls, players: int, options: dict[str, Any]) -> None:
         variant = options["variant"]
         if variant not in VARIANTS:
-            raise OptionsError(f"option 'variant' must be 'basic' or 'alarm', not {variant!r}")
+            raise OptionsError(f"option 'variant' must be 'basic' or 'alarm', not {variant!r}", "choice",
+                               option="variant", allowed="basic, alarm")
         if variant == "basic" and players < 3:
             raise OptionsError(
                 f"policecats is for 3 to 5 players (the alarm variant for 2 to 5), not {players!r}"
@@ -77,9 +78,10 @@ class Policecats(Engine):
         die = options["die"]
         if (not isinstance(die, (list, tuple)) or len(die) != 6
                 or not all(isinstance(face, str) and face in FACES for face in die)):
-            raise OptionsError(f"option 'die' must list six faces of {', '.join(FACES)}, not {die!r}")
+            raise OptionsError(f"option 'die' must list six faces of {', '.join(FACES)}, not {die!r}", "die",
+                               option="die", allowed=", ".join(FACES))
         if "cat" not in die:
-            raise OptionsError("option 'die' needs a cat face, or the stack never empties")
+            raise OptionsError("option 'die' needs a cat face, or the stack never empties", "die_cat", option="die")
         options["die"] = list(die)  # our own copy: the default list is shared
 
     # -- state -----------------------------------------------------------------

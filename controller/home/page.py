@@ -43,7 +43,7 @@ from controller.window.cards import card_look
 log = logging.getLogger("gamebox.home")
 
 PAGE = Path(__file__).with_name("page.html")
-SESSION_SECONDS = 30 * 24 * 3600.0  # a paired phone stays paired a month, then pairs again
+SESSION_DAYS = 30.0  # a paired phone stays paired a month, then pairs again (``gamebox home --session-days``)
 PAIR_ASK_EVERY = 120.0  # seconds between two asks for a code from one address (the box adds its own limit)
 RESTORE_PART = 8 * 1024  # base64 characters per upload request (the request reader takes 16 KiB at most)
 
@@ -69,7 +69,7 @@ class PairedGuard(Guard):
     def signed_in(self, client: str) -> bool:
         return self.sessions.from_client(client)
 
-    def open_session(self, client: str, seconds: float = SESSION_SECONDS) -> str:
+    def open_session(self, client: str, seconds: float = SESSION_DAYS * 86400) -> str:
         self._misses.pop(client, None)
         return self.sessions.open(client, seconds)
 
@@ -79,11 +79,12 @@ class HomePage(PageServer):
 
     def __init__(self, control: Path, listen: str = "127.0.0.1", port: int = 8081, names: tuple[str, ...] = (),
                  tls: ssl.SSLContext | None = None, clock: Callable[[], float] = time.monotonic,
-                 sessions: Sessions | None = None, **limits: Any) -> None:
-        """``sessions``: the paired phones (by default kept in memory only, as a test's page does)."""
+                 sessions: Sessions | None = None, session_days: float = SESSION_DAYS, **limits: Any) -> None:
+        """``sessions``: the paired phones (by default kept in memory only, as a test's page does);
+        ``session_days``: how long a phone stays paired."""
         super().__init__(PairedGuard(sessions if sessions is not None else Sessions(None), names, clock), listen, port,
                          tls, **limits)
-        self.control = control
+        self.control, self.session_seconds = control, session_days * 86400
         self.uploads: dict[str, list[str]] = {}  # session -> the parts of a backup being restored
         self._asked: OrderedDict[str, float] = OrderedDict()  # address -> when it last asked the box for a code
 
@@ -95,7 +96,7 @@ class HomePage(PageServer):
 
     def _opened(self, client: str) -> str:
         """A new session for a phone whose code the box accepted (the Guard forgets its wrong tries)."""
-        return self.guard.open_session(client, SESSION_SECONDS)
+        return self.guard.open_session(client, self.session_seconds)
 
     def _missed(self, client: str) -> None:
         """A wrong code: the Guard makes this address wait longer before its next one is even passed on."""
@@ -184,7 +185,7 @@ class HomePage(PageServer):
             return
         log.info("a phone at %s was paired", client)
         cookie = (f"Set-Cookie: {SESSION_COOKIE}={self._opened(client)}; HttpOnly; SameSite=Strict; Path=/; "
-                  f"Max-Age={int(SESSION_SECONDS)}{'; Secure' if self.tls else ''}\r\n")
+                  f"Max-Age={int(self.session_seconds)}{'; Secure' if self.tls else ''}\r\n")
         await send_json(writer, 200, {"ok": True}, extra=cookie)
 
     async def _forget(self, session: str, request: dict[str, Any], writer: asyncio.StreamWriter) -> None:
@@ -254,13 +255,13 @@ async def serve(page: HomePage, out: Any = print) -> None:
 
 
 def run_home(control: Path, listen: str, port: int, names: tuple[str, ...] = (),
-             tls: ssl.SSLContext | None = None, sessions: Path | None = None) -> int:
+             tls: ssl.SSLContext | None = None, sessions: Path | None = None, session_days: float = SESSION_DAYS) -> int:
     """The ``gamebox home`` command (``sessions``: the file the paired phones are kept in)."""
     logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
     if not is_loopback(listen) and tls is None:
         log.info("the page is served without TLS on %s: the session cookie crosses the home network in clear", listen)
     try:
-        asyncio.run(serve(HomePage(control, listen, port, names, tls, sessions=Sessions(sessions))))
+        asyncio.run(serve(HomePage(control, listen, port, names, tls, sessions=Sessions(sessions), session_days=session_days)))
     except KeyboardInterrupt:
         pass
     return 0

@@ -145,7 +145,9 @@ def test_a_setting_is_validated_by_the_box_model_written_atomically_and_taken_li
                                                         "games": {"pirates": {"wins_needed": "x"}}})
             assert not bad["ok"] and set(bad["problems"]) == {"call_window", "volume", "games"}
             assert {k: (r["key"], r.get("le")) for k, r in bad["reasons"].items()} == {
-                "call_window": ("p_le", 10.0), "volume": ("p_number", None), "games": ("p_game", None)}  # the page's words
+                "call_window": ("p_le", 10.0), "volume": ("p_number", None), "games": ("p_option_range", None)}  # the page's words
+            assert {k: bad["reasons"]["games"][k] for k in ("game", "option", "lo", "hi")} == {
+                "game": "pirates", "option": "wins_needed", "lo": 1, "hi": 99}  # which game, which rule, what fits
             assert config_file.read_bytes() == before  # an invalid value is never written
             good = await ask(path, "config.set", values={"language": "de", "call_window": 4.0, "debounce_ms": 30,
                                                          "games": {"floppy-ears": {"bark_rule": False}}})

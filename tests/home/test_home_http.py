@@ -12,6 +12,8 @@ import http.client
 import json
 import shutil
 import stat
+import subprocess
+import time
 import tomllib
 from pathlib import Path
 
@@ -24,7 +26,7 @@ from controller.home.sessions import Sessions
 from controller.station import webserver
 from controller.station.pageguard import SESSION_COOKIE
 from tests.home.processes import BoxProcess, HomeProcess
-from tests.station.brokers import PageClient
+from tests.station.brokers import GAMEBOX, PageClient
 from tests.station.test_broker_locks import certificates
 from tests.station.test_classroom import CHROMIUM, FLAGS
 from tests.station.test_page_http import answer
@@ -242,10 +244,30 @@ def test_a_session_ends_after_its_time_even_across_a_restart(tmp_path: Path) -> 
     session = HomePage(tmp_path / "no-box.sock", sessions=Sessions(kept, wall=lambda: now[0]))._opened("10.0.0.5")
     again = HomePage(tmp_path / "no-box.sock", sessions=Sessions(kept, wall=lambda: now[0]))
     assert again.session_of({SESSION_COOKIE: session}) == session
-    now[0] += home.SESSION_SECONDS
+    now[0] += home.SESSION_DAYS * 86400
     assert HomePage(tmp_path / "no-box.sock", sessions=Sessions(kept, wall=lambda: now[0])).session_of(
         {SESSION_COOKIE: session}) is None
     assert again.session_of({SESSION_COOKIE: "made-up"}) is None
+
+
+def test_how_long_a_phone_stays_paired_is_the_family_s_choice(tmp_path: Path, box: BoxProcess) -> None:
+    page = HomeProcess(tmp_path, box, "--session-days", "2")
+    try:
+        cookie = next(c for c in page.paired_client(box).cookies if c.name == SESSION_COOKIE)
+        assert cookie.expires is not None and 2 * 86400 - 120 <= cookie.expires - time.time() <= 2 * 86400
+    finally:
+        page.stop()
+    now = [1_700_000_000.0]
+    short = HomePage(tmp_path / "no-box.sock", sessions=Sessions(None, wall=lambda: now[0]), session_days=2)
+    session = short._opened("10.0.0.5")
+    now[0] += 2 * 86400 - 1
+    assert short.session_of({SESSION_COOKIE: session}) == session
+    now[0] += 1
+    assert short.session_of({SESSION_COOKIE: session}) is None  # two days, then the phone pairs again
+    refused = subprocess.run([*GAMEBOX, "home", "--session-days", "0", "--state-dir", str(tmp_path)],
+                             capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 2 and refused.stderr.strip() == (
+        "gamebox: --session-days 0: a phone stays paired more than 0 and at most 366 days")
 
 
 def test_the_page_without_its_box_says_so_and_does_not_fall_over(box: BoxProcess, page: HomeProcess) -> None:

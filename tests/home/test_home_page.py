@@ -228,6 +228,12 @@ def test_settings_show_an_invalid_value_beside_its_field_and_save_a_good_one(
     phone.get_by_text("Nicht gespeichert").wait_for()
     assert phone.locator("#p-call_window").inner_text() == "Von 0,5 bis 10 (Höchstens 10.)"
     assert tomllib.loads(box.config.read_text())["call_window"] == 4.0
+    phone.get_by_label("Zeit zum Rufen").fill("4")
+    phone.get_by_label("Runden zum Sieg").fill("0")  # a house rule out of its range: which game, which rule, what fits
+    phone.get_by_role("button", name="Speichern").click()
+    phone.locator("#p-games").get_by_text("Runden zum Sieg").wait_for()
+    assert phone.locator("#p-games").inner_text() == "Runden zum Sieg (Pirat und Co., Mau Mau): eine ganze Zahl von 1 bis 99."
+    assert "wins_needed" not in tomllib.loads(box.config.read_text())["games"]["pirates"]
     phone.get_by_label("Sprache dieser Seite").select_option("en")  # or as this phone's reader chooses
     phone.get_by_role("tab", name="Settings").wait_for()
     fits_a_phone(phone)

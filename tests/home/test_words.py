@@ -39,6 +39,10 @@ def test_every_refusal_the_box_names_by_a_key_has_the_pages_words() -> None:
             for key in re.findall(r'key="([a-z_]+)"|"(restore_[a-z_]+)"', path.read_text(encoding="utf-8"))
             for key in key if key}
     sent |= set(settings.REASONS.values()) | {"p_game", "p_louder"}
+    games = Path(__file__).parents[2] / "controller" / "games"  # each game's house-rule problems (OptionsError)
+    sent |= {f"p_option_{kind}" for path in games.glob("*.py")
+             for kind in re.findall(r'"([a-z_]+)",\s+option=', path.read_text(encoding="utf-8"))}
+    assert {"p_option_range", "p_option_choice", "p_option_die_cat", "p_option_unknown"} <= sent
     assert {"pair_playing", "pair_busy", "enrol_playing", "enrol_no_card", "p_le", "restore_other_box",
             "restore_newer"} <= sent
     assert sent - set(page_words()["text"]) == set()
