@@ -57,9 +57,10 @@ class PageServer:
         self._tasks = [asyncio.create_task(self._accept(sock)) for sock in self._sockets]
 
     async def stop(self) -> None:
-        for task in [*self._tasks, *self._open]:
+        tasks, self._tasks = [*self._tasks, *self._open], []  # a second stop has nothing left to stop
+        for task in tasks:
             task.cancel()
-        await asyncio.gather(*self._tasks, *self._open, return_exceptions=True)
+        await asyncio.gather(*tasks, return_exceptions=True)
         for sock in self._sockets:
             sock.close()
 
