@@ -126,7 +126,8 @@ class Config(BaseModel):
             try:
                 cls_.check_options(cls_.max_players, options)
             except OptionsError as exc:  # its kind and fields kept, so the family's page says it in its language
-                raise PydanticCustomError("game_option", "{words}", {"words": str(exc), "key": exc.key or "", "game": game, **exc.fields}) from None
+                raise PydanticCustomError("game_option", "{words}",
+                                          {"words": str(exc), "key": exc.key or "", "game": game, **exc.fields}) from None
         return value
 
     def options(self, game: str) -> dict[str, Any]:
