@@ -6,6 +6,8 @@ import json
 import shutil
 import signal
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -169,30 +171,37 @@ def test_two_boxes_with_one_station_name_both_stay_on_and_the_page_says_so(tmp_p
     assert "trying again" not in first.log() + second.log()  # neither pushed the other off the broker
 
 
-@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium: install Debian's chromium package")
-def test_every_refused_command_shows_its_refusal_however_many_come(tmp_path: Path) -> None:
-    from playwright.sync_api import expect, sync_playwright
-
+@contextmanager
+def red_behind_locks(tmp_path: Path) -> Iterator[tuple[Station, TeacherPageProcess]]:
+    """Station red on a broker set up by ``broker-config`` (its own account, its ACL), and the teacher's page on it;
+    all three stopped afterwards, also when the test fails."""
     broker = SecuredBroker(tmp_path / "broker", ["red"])
     broker.start()
     red = Station(tmp_path / "red", broker, "red", **{k: broker.accounts["red"][k] for k in ("username", "password", "commands")})
     page_server = TeacherPageProcess(tmp_path, broker, "--config", str(broker.folder / "teacher.toml"))
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-            page = browser.new_page()
-            page.goto(page_server.url)
-            card = page.locator("#station-red")
-            expect(card.locator(".game")).to_contain_text("menu", timeout=20_000)
-            for i in range(14):  # more than the box's 10 refusals per 10 s that it tells in its log
-                card.locator("button[data-cmd=time-up]").click()  # in the menu: refused
-                expect(page.locator("#note")).to_have_text("time-up: refused: no game is running", timeout=4_000)
-                page.evaluate("document.getElementById('note').textContent = ''")  # so the next answer is its own
-            browser.close()
+        yield red, page_server
     finally:
         page_server.stop()
         red.stop()
         broker.stop()
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no Chromium: install Debian's chromium package")
+def test_every_refused_command_shows_its_refusal_however_many_come(tmp_path: Path) -> None:
+    from playwright.sync_api import expect, sync_playwright
+
+    with red_behind_locks(tmp_path) as (red, page_server), sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        page = browser.new_page()
+        page.goto(page_server.url)
+        card = page.locator("#station-red")
+        expect(card.locator(".game")).to_contain_text("menu", timeout=20_000)
+        for i in range(14):  # more than the box's 10 refusals per 10 s that it tells in its log
+            card.locator("button[data-cmd=time-up]").click()  # in the menu: refused
+            expect(page.locator("#note")).to_have_text("time-up: refused: no game is running", timeout=4_000)
+            page.evaluate("document.getElementById('note').textContent = ''")  # so the next answer is its own
+        browser.close()
     assert red.log().count("refused command") <= 10  # the log stays rate-limited
 
 
@@ -209,27 +218,18 @@ def test_an_answer_that_reaches_the_page_before_its_command_s_reply_is_still_sho
     has its reply: the page must keep it, not wait for an answer it already had (the CI failure of 2026-12-03)."""
     from playwright.sync_api import expect, sync_playwright
 
-    broker = SecuredBroker(tmp_path / "broker", ["red"])
-    broker.start()
-    red = Station(tmp_path / "red", broker, "red", **{k: broker.accounts["red"][k] for k in ("username", "password", "commands")})
-    page_server = TeacherPageProcess(tmp_path, broker, "--config", str(broker.folder / "teacher.toml"))
-    try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
-            page = browser.new_page()
-            page.add_init_script(SEEN)  # records what the stream brings, before the page's own handler sees it
-            held: list = []
-            page.route("**/command", lambda route: held.append((route, route.fetch())))  # sent, its reply held back
-            page.goto(page_server.url)
-            card = page.locator("#station-red")
-            expect(card.locator(".game")).to_contain_text("menu", timeout=20_000)
-            card.locator("button[data-cmd=time-up]").click()  # in the menu: refused
-            page.wait_for_function("() => window.seen.some(d => d.includes('no game is running'))", timeout=10_000)
-            route, reply = held[0]
-            route.fulfill(response=reply)  # the reply comes only now, after the answer
-            expect(page.locator("#note")).to_have_text("time-up: refused: no game is running", timeout=4_000)
-            browser.close()
-    finally:
-        page_server.stop()
-        red.stop()
-        broker.stop()
+    with red_behind_locks(tmp_path) as (_red, page_server), sync_playwright() as p:
+        browser = p.chromium.launch(executable_path=CHROMIUM, args=FLAGS)
+        page = browser.new_page()
+        page.add_init_script(SEEN)  # records what the stream brings, before the page's own handler sees it
+        held: list = []
+        page.route("**/command", lambda route: held.append((route, route.fetch())))  # sent, its reply held back
+        page.goto(page_server.url)
+        card = page.locator("#station-red")
+        expect(card.locator(".game")).to_contain_text("menu", timeout=20_000)
+        card.locator("button[data-cmd=time-up]").click()  # in the menu: refused
+        page.wait_for_function("() => window.seen.some(d => d.includes('no game is running'))", timeout=10_000)
+        route, reply = held[0]
+        route.fulfill(response=reply)  # the reply comes only now, after the answer
+        expect(page.locator("#note")).to_have_text("time-up: refused: no game is running", timeout=4_000)
+        browser.close()
