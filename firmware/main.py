@@ -26,8 +26,11 @@ except BaseException as error:  # whatever it is, a puck at its REPL is a dead d
         import sys
         import time
 
-        text = "LOG reset: %s %s" % (type(error).__name__, error)  # printable ASCII, one protocol line
-        sys.stdout.write("".join(c if " " <= c <= "~" else "?" for c in text[:80]) + "\n")
+        try:
+            text = "LOG reset: %s %s" % (type(error).__name__, error)  # printable ASCII, one protocol line
+            sys.stdout.write("".join(c if " " <= c <= "~" else "?" for c in text[:80]) + "\n")
+        except MemoryError:  # no room left to build the line: one that needs none
+            sys.stdout.write("LOG reset: MemoryError\n")
         time.sleep_ms(100)  # let the line leave the USB buffer
     except BaseException:  # noqa: S110  (the reset below matters more than the log line)
         pass

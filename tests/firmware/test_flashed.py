@@ -299,6 +299,25 @@ def test_a_pico_without_the_memory_to_import_resets_and_the_compiled_firmware_fi
     asyncio.run(scenario())
 
 
+def test_whatever_the_heap_a_reset_for_want_of_memory_tells_the_box_why(tmp_path: Path, caplog: pytest.LogCaptureFixture):
+    """The line that tells why the puck reset must not need the memory that ran out: at some heap sizes building it
+    raised MemoryError again and the box saw the reset with no reason (in one clone's folder, not in another's)."""
+    resets: list[tuple[str, bool]] = []
+
+    async def scenario() -> None:
+        for heap in [f"{k}k" for k in range(56, 90)]:  # from too small to start to enough for the sources
+            caplog.clear()
+            async with flashed(tmp_path / heap, FIRMWARE, heap=heap) as table:
+                events = table.pico.events
+                assert wait_until(lambda: events().count("boot") >= 2 or "repl" in events() or table.linked())
+                assert "repl" not in events()
+                if events().count("boot") >= 2:
+                    resets.append((heap, wait_until(lambda: said(caplog, "puck:die says: reset: MemoryError"))))
+
+    asyncio.run(scenario())
+    assert len(resets) >= 10 and [heap for heap, told in resets if not told] == [], resets
+
+
 def test_a_stray_byte_or_half_a_line_before_the_box_s_face_never_loses_the_face(tmp_path: Path, shipped: Path):
     async def scenario() -> None:
         async with flashed(tmp_path, shipped) as table:
